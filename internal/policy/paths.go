@@ -1,0 +1,151 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNotAbsolute is returned (wrapped) by ResolveExisting for a relative path.
+var ErrNotAbsolute = errors.New("path is not absolute")
+
+// ResolveExisting resolves the symlinks of the absolute path p. When p does
+// not exist (yet), it resolves the longest leading part that does and
+// appends the rest, cleaned: what the path will mean once created. It is
+// the ResolvePath the daemon gives the classifier.
+func ResolveExisting(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("resolve %q: %w", p, ErrNotAbsolute)
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r, nil
+	}
+	// Keep p unclean while peeling: "link/.." must be resolved through the
+	// link, as the kernel does, not lexically.
+	parts := strings.Split(p, "/")
+	for k := len(parts) - 1; k >= 1; k-- {
+		prefix := strings.Join(parts[:k], "/")
+		if prefix == "" {
+			prefix = "/"
+		}
+		r, err := filepath.EvalSymlinks(prefix)
+		if err != nil {
+			continue
+		}
+		return filepath.Join(append([]string{r}, parts[k:]...)...), nil
+	}
+	return filepath.Clean(p), nil
+}
+
+// resolve returns p with symlinks resolved by Config.ResolvePath, or only
+// cleaned when there is none. It reports false when p cannot be resolved.
+func (c *Classifier) resolve(p string) (string, bool) {
+	if c.resolvePath == nil {
+		return filepath.Clean(p), true
+	}
+	r, err := c.resolvePath(p)
+	if err != nil {
+		return "", false
+	}
+	return filepath.Clean(r), true
+}
+
+// within reports whether the clean path p is root or lies under it.
+func within(root, p string) bool {
+	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
+}
+
+// joinPath puts a relative p under dir without cleaning, so that a later
+// symlink resolution sees every component.
+func joinPath(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return dir + "/" + p
+}
+
+// expandTilde returns the path w names, with a leading ~ replaced by home.
+// It reports false when w starts with ~ and home is unknown.
+func expandTilde(w *word, home string) (string, bool) {
+	if !w.tilde {
+		return w.value, true
+	}
+	if home == "" {
+		return "", false
+	}
+	return home + w.value[1:], true
+}
+
+// closeCwds returns the directories a command may run in, as bash spells
+// them in $PWD: start, and what each cd target leads to from a directory
+// already found, for as many rounds as there are cd commands (none of them
+// runs twice: a cd in a loop is never safe). next returns the directories a
+// target leads to from dir, or none to not follow it. complete is false
+// when more than limit directories turn up.
+func closeCwds(start string, targets []string, next func(dir, target string) []string, limit int) (dirs []string, complete bool) {
+	dirs = []string{start}
+	seen := map[string]bool{start: true}
+	for range targets {
+		before := len(dirs)
+		for _, t := range targets {
+			for _, dir := range dirs[:before] {
+				for _, d := range next(dir, t) {
+					if seen[d] {
+						continue
+					}
+					if len(dirs) >= limit {
+						return dirs, false
+					}
+					seen[d] = true
+					dirs = append(dirs, d)
+				}
+			}
+		}
+		if len(dirs) == before {
+			break
+		}
+	}
+	return dirs, true
+}
+
+// cdTargets returns the directories the literal cd commands of p go to, ~
+// for a bare cd. A cd with a word that is not literal is left out: it is
+// never safe, so the command it belongs to cannot be safe either.
+func cdTargets(p *program, home string) []string {
+	var out []string
+	for _, cl := range p.calls {
+		if cl.kind != kindCall || len(cl.args) == 0 {
+			continue
+		}
+		core, _ := unwrap(cl.args)
+		if len(core) == 0 || commandName(&core[0]) != "cd" {
+			continue
+		}
+		t, ok := cdTarget(core[1:], home)
+		if ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// cdTarget returns the directory of `cd args...`.
+func cdTarget(args []word, home string) (string, bool) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].value, "-") && args[i].value != "-" {
+		if args[i].value == "--" {
+			i++
+			break
+		}
+		i++
+	}
+	if i >= len(args) {
+		return home, home != ""
+	}
+	w := &args[i]
+	if !w.literal() || w.value == "-" || w.value == "" {
+		return "", false
+	}
+	return expandTilde(w, home)
+}

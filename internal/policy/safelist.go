@@ -1,0 +1,231 @@
+package policy
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// unsafe says why a command is not safe. id is the rule suffix:
+// "not-safe/" + id.
+type unsafe struct {
+	id     string
+	detail string
+}
+
+func notSafe(id, format string, a ...any) *unsafe {
+	return &unsafe{id: id, detail: fmt.Sprintf(format, a...)}
+}
+
+// cmdDef is one safe-list command. check sees the arguments after the
+// command name, already known to be literal (or printable, for commands
+// that only print their arguments).
+type cmdDef struct {
+	check     func(s *safeCheck, name string, args []word) *unsafe
+	printable bool // quoted $name expansions are fine: the words are only printed
+}
+
+// safeCheck decides whether each simple command is on the safe list. It
+// lives for one Classify call.
+type safeCheck struct {
+	c        *Classifier
+	cwds     []string // directories the commands may run in, as in $PWD
+	complete bool     // false when the cd commands lead to too many directories
+	resolved map[string]resolution
+}
+
+type resolution struct {
+	path string
+	ok   bool
+}
+
+func (c *Classifier) newSafeCheck(p *program, cwd string) *safeCheck {
+	s := &safeCheck{c: c, resolved: make(map[string]resolution)}
+	s.cwds, s.complete = closeCwds(cwd, cdTargets(p, c.home), func(dir, t string) []string {
+		logical, physical, ok := s.cdLeadsTo(dir, t)
+		if !ok {
+			return nil
+		}
+		return []string{logical, physical}
+	}, maxCwds)
+	return s
+}
+
+// cdLeadsTo returns where cd t from dir goes: the logical path bash puts in
+// $PWD (.. taken lexically) and the physical one (cd -P, or bash's fallback
+// when the logical one fails). ok is false unless both lie in the workspace.
+func (s *safeCheck) cdLeadsTo(dir, t string) (logical, physical string, ok bool) {
+	logical = filepath.Clean(joinPath(dir, t))
+	rl, okL := s.resolve(logical)
+	physical, okP := s.resolve(joinPath(dir, t))
+	return logical, physical, okL && okP && within(s.c.workspace, rl) && within(s.c.workspace, physical)
+}
+
+// call returns why cl is not safe, or nil.
+func (s *safeCheck) call(cl *call) *unsafe {
+	for _, r := range cl.redirs {
+		if u := s.redirect(r); u != nil {
+			return u
+		}
+	}
+	switch cl.kind {
+	case kindRedirOnly:
+		return nil
+	case kindDecl:
+		return notSafe("declaration", "%s sets shell variables or their attributes", cl.args[0].value)
+	case kindLet, kindArith:
+		return notSafe("arithmetic", "arithmetic evaluation can run code hidden in variables")
+	case kindTest:
+		return s.testArgs(cl.args[1:len(cl.args)-1], true)
+	}
+	if len(cl.args) == 0 {
+		return s.assignsOnly(cl.assigns)
+	}
+	if len(cl.assigns) > 0 {
+		return notSafe("assignment", "it runs with variables set before it (%s)", cl.assigns[0].src)
+	}
+	name, u := s.commandName(&cl.args[0])
+	if u != nil {
+		return u
+	}
+	if name == "cd" && cl.inLoop {
+		return notSafe("cwd", "a cd in a loop can run any number of times")
+	}
+	def, ok := s.c.safe[name]
+	if !ok {
+		return notSafe("unknown-command", "%s is not on the safe list", name)
+	}
+	args := cl.args[1:]
+	for i := range args {
+		w := &args[i]
+		if w.subst {
+			return notSafe("not-literal", "%s holds a command or process substitution", w.src)
+		}
+		if !w.literal() && !(def.printable && !w.opaque && !w.glob && !w.bareParam) {
+			return notSafe("not-literal", "%s is not a plain literal word", w.src)
+		}
+	}
+	return def.check(s, name, args)
+}
+
+// commandName returns the safe-list name a command word runs: a plain
+// name, or a path in /bin or /usr/bin.
+func (s *safeCheck) commandName(w *word) (string, *unsafe) {
+	if !w.literal() || w.tilde {
+		return "", notSafe("not-literal", "the command name %s is not a plain literal word", w.src)
+	}
+	v := w.value
+	i := strings.LastIndexByte(v, '/')
+	if i < 0 {
+		return v, nil
+	}
+	if dir := v[:i]; dir != "/bin" && dir != "/usr/bin" {
+		return "", notSafe("command-path", "%s is not a system command", v)
+	}
+	return v[i+1:], nil
+}
+
+// assignsOnly allows NAME=value statements that only set a shell variable
+// for later words of the same command (Hermes keeps $? this way). Names
+// with capitals are left out: the environment and the shell's own special
+// variables are spelled in capitals, and a proxy setting changes where
+// traffic goes.
+func (s *safeCheck) assignsOnly(as []assign) *unsafe {
+	for _, a := range as {
+		switch {
+		case a.complex:
+			return notSafe("assignment", "%s assigns to an array or an index", a.src)
+		case strings.ToLower(a.name) != a.name || strings.HasSuffix(a.name, "_proxy"):
+			return notSafe("assignment", "%s sets a variable that can change how commands run", a.src)
+		case a.value.opaque || a.value.glob:
+			return notSafe("not-literal", "%s assigns something other than a literal or a $name", a.src)
+		}
+	}
+	return nil
+}
+
+// redirect returns why r is not harmless: only input from files in the
+// workspace, output to /dev/null (or the output already open), descriptor
+// copies and literal here-documents are.
+func (s *safeCheck) redirect(r redir) *unsafe {
+	if strings.Trim(r.fd, "0123456789") != "" {
+		return notSafe("redirect", "%s%s opens a descriptor held in a variable", r.fd, r.op)
+	}
+	t := &r.target
+	shown := r.fd + r.op.String() + t.display()
+	switch r.op {
+	case syntax.RdrIn:
+		if t.literal() && t.value == "/dev/null" {
+			return nil
+		}
+		return s.path(t)
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+		if t.literal() && isSink(t.value) {
+			return nil
+		}
+		return notSafe("redirect", "%s writes to a file", shown)
+	case syntax.DplIn, syntax.DplOut:
+		if t.literal() && (t.value == "-" || t.value != "" && strings.Trim(t.value, "0123456789") == "") {
+			return nil
+		}
+		if r.op == syntax.DplOut && t.literal() && isSink(t.value) {
+			return nil
+		}
+		return notSafe("redirect", "%s writes to a file", shown)
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.body != nil {
+			for _, p := range r.body.Parts {
+				if _, ok := p.(*syntax.Lit); !ok {
+					return notSafe("not-literal", "the here-document expands parameters or substitutions")
+				}
+			}
+		}
+		return nil
+	case syntax.WordHdoc:
+		if t.literal() {
+			return nil
+		}
+		return notSafe("not-literal", "the here-string %s is not a plain literal word", t.src)
+	}
+	return notSafe("redirect", "%s opens a file for writing", shown)
+}
+
+func isSink(v string) bool { return v == "/dev/null" || v == "/dev/stdout" || v == "/dev/stderr" }
+
+// path returns why w is not a path inside the workspace from every
+// directory the command may run in, symlinks resolved.
+func (s *safeCheck) path(w *word) *unsafe {
+	if !w.literal() {
+		return notSafe("not-literal", "%s is not a plain literal word", w.src)
+	}
+	p, ok := expandTilde(w, s.c.home)
+	if !ok {
+		return notSafe("outside-workspace", "%s is under a home directory Sidecar does not know", w.value)
+	}
+	if !s.complete {
+		return notSafe("outside-workspace", "the cd commands lead to too many directories to follow")
+	}
+	for _, dir := range s.cwds {
+		r, ok := s.resolve(joinPath(dir, p))
+		if !ok {
+			return notSafe("outside-workspace", "%s cannot be resolved", w.value)
+		}
+		if !within(s.c.workspace, r) {
+			return notSafe("outside-workspace", "%s is outside the workspace %s", w.value, s.c.workspace)
+		}
+	}
+	return nil
+}
+
+// resolve is Classifier.resolve, remembered for the call: one command
+// string often names the same file many times.
+func (s *safeCheck) resolve(p string) (string, bool) {
+	if r, ok := s.resolved[p]; ok {
+		return r.path, r.ok
+	}
+	path, ok := s.c.resolve(p)
+	s.resolved[p] = resolution{path, ok}
+	return path, ok
+}

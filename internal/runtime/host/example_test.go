@@ -1,0 +1,39 @@
+package host_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"github.com/sidecarhq/sidecar/internal/runtime"
+	"github.com/sidecarhq/sidecar/internal/runtime/host"
+)
+
+func Example() {
+	rt, err := host.New(host.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	res, err := rt.Run(context.Background(), runtime.Request{
+		ID:        "example",
+		Command:   `export GREETING='hello'; echo "$GREETING"; exit 3`,
+		Cwd:       dir,
+		Env:       []string{"PATH=/usr/bin:/bin"},
+		Timeout:   10 * time.Second,
+		MaxOutput: 1 << 20,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("exit %d, output %q, GREETING=%q, cwd kept: %v\n",
+		res.ExitCode, res.Output, res.Exports["GREETING"], res.Cwd != "")
+	// Output: exit 3, output "hello\n", GREETING="hello", cwd kept: true
+}

@@ -1,0 +1,119 @@
+package host
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sidecarhq/sidecar/internal/runtime"
+)
+
+// These tests start long sleeps with a unique argument and prove, via
+// kill(-pgid, 0) and a /proc scan, that none of them outlives Run.
+
+func TestRunTimeoutKillsGroup(t *testing.T) {
+	r := newRuntime(t)
+	tests := []struct {
+		name    string
+		command string // %s is the unique sleep argument
+	}{
+		{"shell and background job", "echo $$; sh -c 'sleep %[1]s & sleep %[1]s'"},
+		{"TERM ignored everywhere", "trap '' TERM; echo $$; sleep %[1]s & sleep %[1]s"},
+		{"foreground sleep", "echo $$; sleep %[1]s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			arg := uniqueSleep()
+			req := request(t, sprintf(tt.command, arg))
+			req.Timeout = 300 * time.Millisecond
+			got := run(t, r, context.Background(), req)
+			if got.ExitCode != runtime.ExitTimedOut || !got.TimedOut || got.Cancelled {
+				t.Errorf("Run = exit %d, timed out %v, cancelled %v; want exit 124, timed out", got.ExitCode, got.TimedOut, got.Cancelled)
+			}
+			assertGone(t, leaderPID(t, got.Output), arg)
+		})
+	}
+}
+
+func TestRunCancel(t *testing.T) {
+	r := newRuntime(t)
+	arg := uniqueSleep()
+	req := request(t, "echo $$; sleep "+arg+" & sleep "+arg)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel once the command is surely running: its sleeper is visible.
+	go func() {
+		for ctx.Err() == nil && len(procsWithArg(t, arg)) < 2 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	got := run(t, r, ctx, req)
+	if got.ExitCode != runtime.ExitCancelled || !got.Cancelled || got.TimedOut {
+		t.Errorf("Run = exit %d, cancelled %v, timed out %v; want exit 130, cancelled", got.ExitCode, got.Cancelled, got.TimedOut)
+	}
+	assertGone(t, leaderPID(t, got.Output), arg)
+}
+
+func TestRunBackgroundJobDoesNotOutliveRequest(t *testing.T) {
+	r := newRuntime(t)
+	arg := uniqueSleep()
+	got := run(t, r, context.Background(), request(t, "echo $$; sleep "+arg+" & exit 0"))
+	if got.ExitCode != 0 || got.TimedOut {
+		t.Errorf("Run = exit %d, timed out %v; want 0", got.ExitCode, got.TimedOut)
+	}
+	assertGone(t, leaderPID(t, got.Output), arg)
+}
+
+func TestRunEscapedGrandchildDoesNotHang(t *testing.T) {
+	r := newRuntime(t)
+	arg := uniqueSleep()
+	// The subshell is not a group leader, so setsid(1) calls setsid(2)
+	// itself, and sleep keeps the inherited output pipe in a new session.
+	// The shell waits until the escape happened, or the group kill after
+	// its exit could catch the child before setsid.
+	got := run(t, r, context.Background(), request(t,
+		"(setsid sh -c 'touch escaped; exec sleep "+arg+"' &); until [ -e escaped ]; do sleep 0.01; done; echo started"))
+	t.Cleanup(func() {
+		for _, pid := range procsWithArg(t, arg) {
+			_ = syscall.Kill(pid, syscall.SIGKILL) // best effort: it is our own sleeper
+		}
+	})
+	if string(got.Output) != "started\n" || got.ExitCode != 0 || got.TimedOut {
+		t.Errorf("Run = %q exit %d timed out %v; want \"started\\n\" exit 0", got.Output, got.ExitCode, got.TimedOut)
+	}
+	// The sleeper must really have escaped, or this test proves nothing.
+	if pids := procsWithArg(t, arg); len(pids) != 1 {
+		t.Errorf("escaped sleepers = %v, want exactly one", pids)
+	}
+}
+
+func TestRunLeaksNoFDs(t *testing.T) {
+	r := newRuntime(t)
+	countFDs := func() int {
+		t.Helper()
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	req := request(t, "cat; echo err >&2; exit 1")
+	req.Stdin = []byte("in\n")
+	run(t, r, context.Background(), req) // warm up the runtime's lazily opened fds
+	before := countFDs()
+	for i := range 50 {
+		req.Stdin = []byte(strconv.Itoa(i))
+		if i%2 == 0 {
+			req.Stdin = nil
+		}
+		run(t, r, context.Background(), req)
+	}
+	if after := countFDs(); after != before {
+		t.Errorf("open fds: %d before 50 runs, %d after", before, after)
+	}
+}

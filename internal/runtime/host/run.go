@@ -1,0 +1,130 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sidecarhq/sidecar/internal/runtime"
+)
+
+// Run runs req and waits for it and for its output (see the package doc for
+// the steps). On timeout or cancellation the group gets SIGTERM, then
+// SIGKILL after KillGrace: cancellation is as gentle as a timeout because
+// a command that cleans up on SIGTERM (lock files, temp dirs) should get to
+// do so whoever stopped it. Run returns an error only when the command was
+// not started: an invalid request, a cwd that cannot be entered
+// (runtime.ErrCwdUnusable), ctx already done, or exec failing.
+func (r *Runtime) Run(ctx context.Context, req runtime.Request) (runtime.Result, error) {
+	if err := validate(req); err != nil {
+		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return runtime.Result{}, fmt.Errorf("run %s: not started: %w", req.ID, err)
+	}
+	nonce, err := newNonce()
+	if err != nil {
+		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
+	}
+	script, err := wrapperScript(nonce, req.Cwd, req.Command)
+	if err != nil {
+		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
+	}
+	p, err := r.start(req, script)
+	if err != nil {
+		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
+	}
+	return r.wait(ctx, p, req.Timeout, nonce), nil
+}
+
+// wait takes a started proc to its end: the leader's exit (or the kill
+// sequence), the group kill, the reap and the drain.
+func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonce string) runtime.Result {
+	var res runtime.Result
+	pgid := p.cmd.Process.Pid
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case <-p.exited:
+	case <-timer.C:
+		res.TimedOut = true
+		terminate(pgid, p.exited, r.killGrace)
+	case <-ctx.Done():
+		res.Cancelled = true
+		terminate(pgid, p.exited, r.killGrace)
+	}
+	// The leader has exited but is not reaped, so -pgid names only its
+	// group: kill whatever the command left behind before reaping.
+	signalGroup(pgid, syscall.SIGKILL)
+	// Wait's error repeats what ProcessState holds (*exec.ExitError).
+	_ = p.cmd.Wait()
+	p.finish(r.drainTimeout)
+
+	res.Output, res.OmittedBytes = p.out.cut()
+	res.Duration = time.Since(p.started)
+	res.ExitCode = exitCode(p.cmd.ProcessState)
+	switch {
+	case res.TimedOut:
+		res.ExitCode = runtime.ExitTimedOut
+	case res.Cancelled:
+		res.ExitCode = runtime.ExitCancelled
+	}
+	// An overflowing record was cut and cannot be trusted.
+	if kept, omitted := p.rec.cut(); omitted == 0 {
+		if rec, err := parseRecord(kept, nonce); err == nil {
+			res.Cwd, res.Exports = rec.cwd, rec.exports
+		}
+	}
+	return res
+}
+
+// exitCode is the shell's status; a shell killed by a signal reports
+// 128+signal as shells do.
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		// Wait failed to reap: only possible if something else in this
+		// process reaped our child. The status is unknown.
+		return -1
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// validate checks what Run needs before it may start anything.
+func validate(req runtime.Request) error {
+	switch {
+	case req.Timeout <= 0:
+		return fmt.Errorf("%w: timeout %v is not positive", ErrInvalidRequest, req.Timeout)
+	case req.MaxOutput < 0:
+		return fmt.Errorf("%w: max output %d is negative", ErrInvalidRequest, req.MaxOutput)
+	}
+	return checkCwd(req.Cwd)
+}
+
+// checkCwd reports runtime.ErrCwdUnusable unless cwd is an absolute path
+// to a directory this process may enter. exec would find most of this too,
+// but reports a denied chdir the same way as a failed exec of the shell.
+func checkCwd(cwd string) error {
+	if !filepath.IsAbs(cwd) {
+		return fmt.Errorf("%w: %q is not absolute", runtime.ErrCwdUnusable, cwd)
+	}
+	fi, err := os.Stat(cwd)
+	if err != nil {
+		return fmt.Errorf("%w: %w", runtime.ErrCwdUnusable, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%w: %s is not a directory", runtime.ErrCwdUnusable, cwd)
+	}
+	if err := unix.Access(cwd, unix.X_OK); err != nil {
+		return fmt.Errorf("%w: %s: %w", runtime.ErrCwdUnusable, cwd, err)
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package host
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/sidecarhq/sidecar/internal/runtime"
+)
+
+// recordFD is the descriptor, in the shell, of the pipe the EXIT trap writes
+// its record to. It is cmd.ExtraFiles[0].
+const recordFD = 3
+
+// newNonce returns a fresh random marker for one request's record.
+func newNonce() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("make record nonce: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// wrapperScript returns the script bash runs for one request.
+//
+// The EXIT trap writes, to fd 3 and never to the merged output, the record
+//
+//	nonce NUL status NUL `pwd -P` NUL `declare -px` NUL nonce
+//
+// (see parseRecord) and exits with the saved status, so `exit 3` still
+// reports its directory and status 3. The nonce at both ends lets the
+// reader trust only a complete record written by this request's trap; it is
+// not a secret from the command, which can read its own shell's state and
+// already has the user's full authority. Every shell word in the trap is a
+// builtin, so functions the command defines cannot replace them.
+//
+// The command runs under `3>&-`: programs it starts do not inherit the
+// record pipe, so a background job cannot hold it open or write to it, and
+// bash restores fd 3 before the EXIT trap runs, even after `exit` inside the
+// eval. Bash keeps its own close-on-exec copy of fd 3 while the redirection
+// is in effect; forked subshells (`( … ) &`) still hold that copy, which is
+// why the record is read with the same drain deadline as the output.
+func wrapperScript(nonce, cwd, command string) (string, error) {
+	qcwd, err := quote(cwd)
+	if err != nil {
+		return "", fmt.Errorf("quote cwd: %w", err)
+	}
+	qcmd, err := quote(command)
+	if err != nil {
+		return "", fmt.Errorf("quote command: %w", err)
+	}
+	// One line, so that bash numbers the lines of the command's own error
+	// messages from 1 ("bash: line 2: foo: command not found").
+	parts := []string{
+		"__sidecar_exit() { builtin local __sidecar_status=$?",
+		fmt.Sprintf(`{ builtin printf '%%s\0%%s\0' %s "$__sidecar_status"`, nonce),
+		"builtin pwd -P 2>/dev/null",
+		`builtin printf '\0'`,
+		"builtin declare -px",
+		fmt.Sprintf(`builtin printf '\0%%s' %s; } >&%d`, nonce, recordFD),
+		`builtin exit "$__sidecar_status"; }`,
+		"builtin trap __sidecar_exit EXIT",
+		fmt.Sprintf("builtin cd -- %s || builtin exit %d", qcwd, runtime.ExitCwdUnusable),
+		fmt.Sprintf("builtin eval %s %d>&-", qcmd, recordFD),
+	}
+	return strings.Join(parts, "; ") + "\n", nil
+}
+
+// quote returns s as one single-quoted bash word that expands to exactly s.
+//
+// It deliberately does not use syntax.Quote: for runes it deems
+// non-printable (U+200B, say) that emits $'\u200b', which bash decodes
+// according to the command's locale; under LANG=C it runs the six bytes
+// `\u200B` instead. Plain single quotes carry every byte but NUL through
+// unchanged in every locale, so the string that ran is the one approved.
+func quote(s string) (string, error) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return "", fmt.Errorf("%w: NUL byte at offset %d", ErrInvalidRequest, i)
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'", nil
+}

@@ -1,0 +1,303 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/sidecarhq/sidecar/internal/approval"
+	"github.com/sidecarhq/sidecar/internal/audit"
+	"github.com/sidecarhq/sidecar/internal/policy"
+	"github.com/sidecarhq/sidecar/internal/protocol"
+	"github.com/sidecarhq/sidecar/internal/runtime"
+	"github.com/sidecarhq/sidecar/internal/session"
+)
+
+var (
+	errShutdown  = errors.New("the daemon is shutting down")
+	errCancelled = errors.New("cancelled by POST /v1/cancel")
+)
+
+// handleExec is POST /v1/exec. Every step is one visible call: take a slot,
+// decode, resolve the cwd, classify, ask if needed, audit the decision,
+// run, persist the session, audit the result, respond.
+func (s *Server) handleExec(w http.ResponseWriter, r *http.Request) error {
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		return &apiError{status: http.StatusTooManyRequests, code: protocol.CodeTooManyRequests,
+			msg:    fmt.Sprintf("%d commands are already in flight; retry when one finishes", cap(s.slots)),
+			header: map[string]string{"Retry-After": "1"}}
+	}
+	body, err := readJSONBody(w, r, s.cfg.MaxBody)
+	if err != nil {
+		return err
+	}
+	req, err := protocol.DecodeExec(body)
+	if err != nil {
+		return err
+	}
+	if req.RequestID == "" {
+		req.RequestID = newRequestID()
+	}
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	if !s.running.add(req.RequestID, cancel) {
+		return &apiError{status: http.StatusConflict, code: protocol.CodeDuplicateRequest,
+			msg: "a request with this request_id is already running"}
+	}
+	defer s.running.remove(req.RequestID)
+	// Checked after registering, so BeginShutdown either sees this request
+	// and cancels it, or this request sees the flag.
+	if s.closing.Load() {
+		return &apiError{status: http.StatusServiceUnavailable, code: protocol.CodeShuttingDown,
+			msg: "the daemon is shutting down"}
+	}
+
+	resp, err := s.execute(ctx, req, r.RemoteAddr)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// execute runs the pipeline for one decoded request.
+func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client string) (protocol.ExecResponse, error) {
+	start := s.cfg.Now()
+	st, err := s.cfg.Sessions.Get(req.Session)
+	if err != nil {
+		return protocol.ExecResponse{}, fmt.Errorf("load session %q: %w", req.Session, err)
+	}
+	ex := &execution{req: req, client: client, start: start}
+
+	cwd, err := s.resolveCwd(req.Cwd, st.Cwd)
+	ex.cwd = cwd
+	var cwdErr *cwdError
+	switch {
+	case errors.As(err, &cwdErr) && cwdErr.outside:
+		return s.deny(ex, policy.ByWorkspace, "workspace/outside", cwdErr.Error(), runtime.ExitDenied)
+	case errors.As(err, &cwdErr):
+		return s.deny(ex, policy.ByWorkspace, "workspace/cwd-unusable", cwdErr.Error(), runtime.ExitCwdUnusable)
+	case err != nil:
+		return protocol.ExecResponse{}, err
+	}
+
+	verdict := s.cfg.Policy.Classify(req.Command, cwd)
+	ex.rule = verdict.Rule
+	switch verdict.Decision {
+	case policy.Deny:
+		return s.deny(ex, verdict.Approval, verdict.Rule, verdict.Reason, runtime.ExitDenied)
+	case policy.Ask:
+		answer := s.cfg.Approver.Ask(ctx, approval.Request{
+			ID: req.RequestID, Client: client, Session: req.Session, Cwd: cwd,
+			Command: req.Command, Why: verdict.Reason,
+			Timeout: req.EffectiveTimeout(s.cfg.DefaultTimeout, s.cfg.MaxTimeout),
+		})
+		if ctx.Err() != nil {
+			return s.deny(ex, "cancelled", "cancelled", cancelReason(ctx), runtime.ExitCancelled)
+		}
+		if !answer.Approved {
+			return s.deny(ex, answer.Approval, verdict.Rule, answer.Reason, runtime.ExitDenied)
+		}
+		ex.approval = answer.Approval
+	default:
+		ex.approval = verdict.Approval
+	}
+
+	// The decision is on disk before the command starts, so a crash can
+	// never hide a command that ran.
+	if _, err := s.record(ex, audit.Record{Event: "decision", Decision: "allow", Approval: ex.approval, Rule: ex.rule}); err != nil {
+		return protocol.ExecResponse{}, err
+	}
+
+	res, runErr := s.cfg.Runtime.Run(ctx, runtime.Request{
+		ID:        req.RequestID,
+		Command:   req.Command,
+		Cwd:       cwd,
+		Env:       session.Env(s.cfg.BaseEnv, st.Exports),
+		Stdin:     stdinBytes(req.Stdin),
+		Timeout:   req.EffectiveTimeout(s.cfg.DefaultTimeout, s.cfg.MaxTimeout),
+		MaxOutput: s.cfg.MaxOutput,
+	})
+	if runErr != nil {
+		return s.startFailed(ex, runErr)
+	}
+	s.persist(req.Session, st, res)
+	return s.finish(ex, res, cancelReason(ctx))
+}
+
+// execution carries one request through the pipeline.
+type execution struct {
+	req      protocol.ExecRequest
+	client   string
+	start    time.Time
+	cwd      string
+	approval string
+	rule     string
+}
+
+// deny answers a command that will not run: one audit record, exit code
+// 125 (or 126/130), and words the agent can act on.
+func (s *Server) deny(ex *execution, how, rule, reason string, exit int) (protocol.ExecResponse, error) {
+	rec, err := s.record(ex, audit.Record{Event: "decision", Decision: "deny", Approval: how, Rule: rule, Reason: reason, ExitCode: &exit})
+	if err != nil {
+		return protocol.ExecResponse{}, err
+	}
+	out := "Sidecar denied this command: " + reason + "\n" +
+		"Do not retry it verbatim: change the approach, or ask the person to allow it.\n"
+	if exit == runtime.ExitCwdUnusable {
+		out = "Sidecar could not use the working directory: " + reason + "\n"
+	}
+	if exit == runtime.ExitCancelled {
+		out = "Sidecar cancelled this command before it ran: " + reason + "\n"
+	}
+	cwd := ex.cwd
+	if cwd == "" {
+		cwd = s.cfg.Workspace
+	}
+	return protocol.ExecResponse{
+		RequestID: ex.req.RequestID, ExitCode: exit, Output: out, Cwd: cwd,
+		Decision: "deny", Approval: how, Rule: rule, Reason: reason,
+		DurationMs: s.cfg.Now().Sub(ex.start).Milliseconds(), Audit: rec,
+	}, nil
+}
+
+// startFailed answers a command that was allowed but could not start.
+func (s *Server) startFailed(ex *execution, runErr error) (protocol.ExecResponse, error) {
+	exit := 1
+	msg := "Sidecar could not start the command"
+	if errors.Is(runErr, runtime.ErrCwdUnusable) {
+		exit = runtime.ExitCwdUnusable
+		msg = "Sidecar could not enter the working directory " + ex.cwd
+	}
+	s.cfg.Logger.Warn("command did not start", "request_id", ex.req.RequestID, "err", runErr)
+	zero := int64(0)
+	f := false
+	rec, _ := s.record(ex, audit.Record{Event: "result", Decision: "allow", Approval: ex.approval, Rule: ex.rule,
+		Reason: msg, ExitCode: &exit, OutputBytes: &zero, Truncated: &f})
+	return protocol.ExecResponse{
+		RequestID: ex.req.RequestID, ExitCode: exit, Output: msg + "\n", Cwd: ex.cwd,
+		Decision: "allow", Approval: ex.approval, Rule: ex.rule,
+		DurationMs: s.cfg.Now().Sub(ex.start).Milliseconds(), Audit: rec,
+	}, nil
+}
+
+// finish turns a runtime result into the response and its audit record.
+func (s *Server) finish(ex *execution, res runtime.Result, cancelWhy string) (protocol.ExecResponse, error) {
+	output := string(res.Output)
+	if res.Truncated() {
+		output += fmt.Sprintf("\n[OUTPUT TRUNCATED: %d bytes omitted]\n", res.OmittedBytes)
+	}
+	timeout := ex.req.EffectiveTimeout(s.cfg.DefaultTimeout, s.cfg.MaxTimeout)
+	switch {
+	case res.TimedOut:
+		output += fmt.Sprintf("\n[Sidecar: timed out after %s; the command's process group was killed]\n", timeout)
+	case res.Cancelled:
+		output += "\n[Sidecar: " + cancelWhy + "; the command's process group was killed]\n"
+	}
+	cwd := res.Cwd
+	if cwd == "" {
+		cwd = ex.cwd
+	}
+	size := int64(len(res.Output)) + res.OmittedBytes
+	truncated := res.Truncated()
+	dur := res.Duration.Milliseconds()
+	rec, err := s.record(ex, audit.Record{Event: "result", Decision: "allow", Approval: ex.approval, Rule: ex.rule,
+		ExitCode: &res.ExitCode, DurationMs: &dur, OutputBytes: &size, Truncated: &truncated})
+	if err != nil {
+		// The command has run and its decision is on record; losing the
+		// result record must not also lose the output.
+		s.cfg.Logger.Error("audit result record", "request_id", ex.req.RequestID, "err", err)
+	}
+	return protocol.ExecResponse{
+		RequestID: ex.req.RequestID, ExitCode: res.ExitCode, Output: output, Truncated: truncated,
+		Cwd: cwd, Decision: "allow", Approval: ex.approval, Rule: ex.rule,
+		DurationMs: dur, Audit: rec,
+	}, nil
+}
+
+// persist keeps the cwd the command ended in (when it stays inside the
+// boundary) and the exports that may carry over.
+func (s *Server) persist(name string, st session.State, res runtime.Result) {
+	changed := false
+	if res.Cwd != "" && res.Cwd != st.Cwd && (s.cfg.AllowOutsideWorkspace || within(s.cfg.Workspace, res.Cwd)) {
+		st.Cwd, changed = res.Cwd, true
+	}
+	if res.Exports != nil {
+		st.Exports, changed = session.FilterExports(res.Exports), true
+	}
+	if !changed {
+		return
+	}
+	if err := s.cfg.Sessions.Put(name, st); err != nil {
+		s.cfg.Logger.Error("persist session", "session", name, "err", err)
+	}
+}
+
+// record appends one audit record for ex; with auditing off it returns nil.
+// A decision that cannot be recorded is not carried out.
+func (s *Server) record(ex *execution, rec audit.Record) (*protocol.AuditRef, error) {
+	if s.cfg.Audit == nil {
+		return nil, nil
+	}
+	rec.RequestID, rec.Session, rec.Client = ex.req.RequestID, ex.req.Session, ex.client
+	rec.Command, rec.Cwd = ex.req.Command, ex.cwd
+	out, err := s.cfg.Audit.Append(rec)
+	if err != nil {
+		return nil, &apiError{status: http.StatusServiceUnavailable, code: protocol.CodeAuditUnavailable,
+			msg: "the audit log cannot be written, so nothing runs; the person must check the daemon", cause: err}
+	}
+	return &protocol.AuditRef{Seq: out.Seq, Hash: out.Hash}, nil
+}
+
+func cancelReason(ctx context.Context) string {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errCancelled):
+		return "cancelled by request"
+	case errors.Is(cause, errShutdown):
+		return "the daemon is shutting down"
+	default:
+		return "the client went away"
+	}
+}
+
+func stdinBytes(s *string) []byte {
+	if s == nil {
+		return nil
+	}
+	return []byte(*s)
+}
+
+// readJSONBody reads a capped JSON body; over the cap is a 413.
+func readJSONBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return nil, &apiError{status: http.StatusUnsupportedMediaType, code: protocol.CodeUnsupportedMedia,
+				msg: "Content-Type must be application/json"}
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, &apiError{status: http.StatusRequestEntityTooLarge, code: protocol.CodeBodyTooLarge,
+			msg: fmt.Sprintf("request body is larger than %d bytes", max)}
+	case err != nil:
+		return nil, &apiError{status: http.StatusBadRequest, code: protocol.CodeBadRequest, msg: "could not read the request body", cause: err}
+	}
+	return body, nil
+}
+
+func newRequestID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on Linux
+	return "req-" + hex.EncodeToString(b)
+}
