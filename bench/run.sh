@@ -45,7 +45,7 @@ fi
 
 echo "# Sidecar benchmarks"
 echo
-echo "Reproduce from the repository root: \`bench/run.sh $*\` (what \`make bench\` runs)."
+echo "Reproduce from the repository root: \`$(echo bench/run.sh "$@")\` (what \`make bench\` runs)."
 echo
 step "execbench"
 "$tmp/execbench" -sidecar "$tmp/sidecar" "${ssh_flags[@]}" "$@"

@@ -35,7 +35,7 @@ func parseFlags(args []string, usage io.Writer) (config, error) {
 	cfg := config{
 		levels:        []int{1, 8, 64},
 		sshLevels:     []int{1, 8},
-		noAuditLevels: []int{1},
+		noAuditLevels: []int{1, 8},
 		stopTimeout:   10 * time.Second,
 		commandLine:   shellQuote(args),
 	}

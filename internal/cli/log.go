@@ -37,7 +37,7 @@ func newLogCmd(env Env) *cobra.Command {
 					return err
 				}
 				for _, r := range stored {
-					recs = append(recs, auditWire(r))
+					recs = append(recs, r.Wire())
 				}
 			} else {
 				c, _, err := rf.client(env)
@@ -117,14 +117,4 @@ func printRecords(w io.Writer, recs []protocol.AuditRecord, asJSON bool) error {
 		fmt.Fprintf(w, "%6d  %s  %-8s  %-5s %-9s exit %-4s %s  %q\n", r.Seq, ts, r.Event, r.Decision, r.Approval, exit, r.Session, r.Command)
 	}
 	return nil
-}
-
-func auditWire(r audit.Record) protocol.AuditRecord {
-	return protocol.AuditRecord{
-		Seq: r.Seq, Time: r.Time.UTC().Format(time.RFC3339Nano), Event: r.Event,
-		RequestID: r.RequestID, Session: r.Session, Client: r.Client, Command: r.Command, Cwd: r.Cwd,
-		Decision: r.Decision, Approval: r.Approval, Rule: r.Rule, Reason: r.Reason,
-		ExitCode: r.ExitCode, DurationMs: r.DurationMs, OutputBytes: r.OutputBytes, Truncated: r.Truncated,
-		Prev: r.Prev, Hash: r.Hash,
-	}
 }

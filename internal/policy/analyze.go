@@ -2,7 +2,7 @@ package policy
 
 import (
 	"fmt"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -18,7 +18,8 @@ const maxRawNesting = 1000
 // analysis is everything the classifier learnt about one command string.
 type analysis struct {
 	prog      *program
-	cwd       string // resolved when possible
+	cwd       string // as given, cleaned
+	realCwd   string // resolved when possible
 	cwdInside bool
 	denial    *denial
 	limit     *limitHit // why the command was not analysed in full
@@ -33,6 +34,7 @@ type limitHit struct {
 	detail string
 }
 
+// parseBash parses src as bash, the dialect the daemon runs.
 func parseBash(src string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 }
@@ -45,14 +47,17 @@ func parseBashRecovering(src string) *syntax.File {
 	return f // the partial tree is what we want; the error is already known
 }
 
+// analyze parses and walks command, started in the clean absolute cwd,
+// searches it for hard-deny categories and, when it could be analysed in
+// full, checks each simple command against the safe list.
 func (c *Classifier) analyze(command, cwd string) *analysis {
-	a := &analysis{cwd: cwd}
+	a := &analysis{cwd: cwd, realCwd: cwd}
 	if r, ok := c.resolve(cwd); ok {
-		a.cwd = r
+		a.realCwd = r
 		a.cwdInside = within(c.workspace, r)
 	}
-	if c.stateRaw(command, cwd, a.cwd) {
-		a.denial = &denial{catState, "the command names " + c.stateDirs[0]}
+	if c.stateRaw(command, a.cwd, a.realCwd) {
+		a.denial = &denial{catState, "the command names or runs in " + c.stateDirs[0]}
 	}
 	switch {
 	case len(command) > MaxCommandBytes:
@@ -69,7 +74,7 @@ func (c *Classifier) analyze(command, cwd string) *analysis {
 	}
 	a.prog = walkProgram(f, command, c.home)
 	if a.denial == nil {
-		a.denial = c.hardDeny(a.prog, filepath.Clean(cwd))
+		a.denial = c.hardDeny(a.prog, a.cwd, a.realCwd)
 	}
 	if a.limit == nil {
 		switch {
@@ -92,7 +97,7 @@ func (a *analysis) describe(c *Classifier) {
 	}
 	var s *safeCheck
 	if a.limit == nil {
-		s = c.newSafeCheck(a.prog, a.cwd)
+		s = c.newSafeCheck(a.prog, a.cwd, a.realCwd)
 		a.safe = true
 	}
 	a.commands = make([]SimpleCommand, 0, len(calls))
@@ -111,6 +116,9 @@ func (a *analysis) describe(c *Classifier) {
 	if s == nil {
 		return
 	}
+	if s.intoState != "" && a.denial == nil {
+		a.denial = &denial{catState, s.intoState + ", through a symlink"}
+	}
 	for _, r := range a.prog.compound {
 		if u := s.redirect(r); u != nil {
 			a.markUnsafe(u)
@@ -128,6 +136,7 @@ func (a *analysis) markUnsafe(u *unsafe) {
 	}
 }
 
+// describeCall is the SimpleCommand shown for cl, before its safety is known.
 func describeCall(cl *call) SimpleCommand {
 	sc := SimpleCommand{Args: make([]string, 0, len(cl.args)), Literal: true}
 	for i := range cl.args {
@@ -140,7 +149,7 @@ func describeCall(cl *call) SimpleCommand {
 			sc.Literal = sc.Literal && as.value.literal() && !as.complex
 		}
 	}
-	for _, r := range append(cl.redirs, cl.inherited...) {
+	for _, r := range slices.Concat(cl.redirs, cl.inherited) {
 		sc.Redirects = append(sc.Redirects, r.display())
 		sc.Literal = sc.Literal && r.target.literal()
 	}

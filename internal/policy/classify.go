@@ -54,7 +54,7 @@ func (c *Classifier) Classify(command, cwd string) Verdict {
 	}
 	if !a.cwdInside && !c.allowOutside {
 		return decide(Deny, ByWorkspace, "workspace/cwd-outside",
-			"the working directory "+a.cwd+" is outside the workspace "+c.workspace)
+			"the working directory "+a.realCwd+" is outside the workspace "+c.workspace)
 	}
 	if a.limit != nil {
 		if c.mode == ModeReadOnly {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,6 +34,13 @@ func TestClassify(t *testing.T) {
 	}
 	lexical := func(c *Config) { c.ResolvePath = nil }
 	outsideOK := func(c *Config) { c.AllowOutsideWorkspace = true }
+	stateInWS := func(c *Config) { c.StateDir = fx.ws + "/sub/.sidecar" }
+	if err := os.MkdirAll(fx.ws+"/sub/.sidecar", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(fx.ws+"/sub/.sidecar", fx.ws+"/statelink"); err != nil {
+		t.Fatal(err)
+	}
 
 	tests := []struct {
 		name string
@@ -84,6 +92,10 @@ func TestClassify(t *testing.T) {
 		{name: "ask/outside-grep-recursive", cmd: `grep -r x /etc`, want: ask("not-safe/outside-workspace")},
 		{name: "ask/cd-out-then-relative", cmd: `cd .. && cat outside/secret.txt`, want: ask("not-safe/outside-workspace")},
 		{name: "ask/cd-then-dotdot", cmd: `cd sub; cat ../../outside/secret.txt`, want: ask("not-safe/outside-workspace")},
+		{name: "ask/cd-logical-dotdot", cmd: `cd deep/../.. && ls`, want: ask("not-safe/outside-workspace")},
+		{name: "ask/relative-physical-dotdot", cmd: `cat deep/../../f.txt`, want: safeAllow()},
+		{name: "safe/cwd-given-through-symlink", cwd: "{ws}/deep", cmd: `cat ../g.txt`, want: safeAllow()},
+		{name: "ask/cd-back-out-is-over-approximated", cmd: `cd sub && cd .. && ls`, want: ask("not-safe/outside-workspace")},
 		{name: "ask/cd-in-loop", cmd: `for d in a b; do cd sub; done`, want: ask("not-safe/cwd")},
 		{name: "ask/param", cmd: `cat $f`, want: ask("not-safe/not-literal")},
 		{name: "ask/bare-param-echo", cmd: `echo $x`, want: ask("not-safe/not-literal")},
@@ -177,6 +189,9 @@ func TestClassify(t *testing.T) {
 		{name: "state/in-a-program-string", mode: ModeAllow, cmd: `python3 -c "print(open('{state}/token').read())"`, want: hardDeny(catState)},
 		{name: "state/in-redirect", mode: ModeAllow, cmd: `echo x > ~/.sidecar/audit.log`, want: hardDeny(catState)},
 		{name: "state/unparsable", mode: ModeAllow, cmd: `cat {state}/token '`, want: hardDeny(catState)},
+		{name: "state/inside-workspace-dir-read", cfg: stateInWS, cmd: `grep -r token .`, want: ask("not-safe/sidecar-state")},
+		{name: "state/inside-workspace-other-read", cfg: stateInWS, cmd: `cat sub/g.txt`, want: safeAllow()},
+		{name: "state/symlink-into-state", mode: ModeAllow, cfg: stateInWS, cmd: `cat statelink/token`, want: hardDeny(catState)},
 		{name: "state/sibling-is-fine", mode: ModeAllow, cmd: `ls {home}/.sidecar-old`, want: outcome{Allow, ByPolicy, "mode/allow"}},
 	}
 	for _, tt := range tests {

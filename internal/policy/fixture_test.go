@@ -9,7 +9,7 @@ import (
 
 // fixture is a real directory tree: a workspace, a home directory holding
 // Sidecar's state directory, and a directory outside both that a symlink in
-// the workspace points to.
+// the workspace points to (ws/out); ws/deep points to ws/sub/inner.
 type fixture struct {
 	ws, home, state, outside string
 }
@@ -26,7 +26,7 @@ func newFixture(t testing.TB) fixture {
 		outside: filepath.Join(root, "outside"),
 	}
 	fx.state = filepath.Join(fx.home, ".sidecar")
-	for _, dir := range []string{fx.ws + "/sub", fx.state, fx.outside} {
+	for _, dir := range []string{fx.ws + "/sub/inner", fx.state, fx.outside} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,11 @@ func newFixture(t testing.TB) fixture {
 			t.Fatal(err)
 		}
 	}
+	// out leads out of the workspace; deep stays in it, two levels down.
 	if err := os.Symlink(fx.outside, fx.ws+"/out"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(fx.ws+"/sub/inner", fx.ws+"/deep"); err != nil {
 		t.Fatal(err)
 	}
 	return fx

@@ -63,8 +63,9 @@ type denyCheck struct {
 	cwds []string // lexical directories the commands may run in
 }
 
-// hardDeny searches p, parsed from a command started in cwd.
-func (c *Classifier) hardDeny(p *program, cwd string) *denial {
+// hardDeny searches p, parsed from a command started in cwd (as given and
+// resolved).
+func (c *Classifier) hardDeny(p *program, cwd ...string) *denial {
 	d := &denyCheck{c: c}
 	d.cwds, _ = closeCwds(cwd, cdTargets(p, c.home), func(dir, t string) []string {
 		return []string{filepath.Clean(joinPath(dir, t))}
@@ -72,6 +73,8 @@ func (c *Classifier) hardDeny(p *program, cwd string) *denial {
 	return d.program(p, 0)
 }
 
+// program searches every simple command, compound redirection and
+// pipeline of p; depth counts the program strings it is nested in.
 func (d *denyCheck) program(p *program, depth int) *denial {
 	for _, cl := range p.calls {
 		if x := d.call(p, cl, depth); x != nil {
@@ -91,6 +94,8 @@ func (d *denyCheck) program(p *program, depth int) *denial {
 	return nil
 }
 
+// call searches one simple command: its words, assignments, redirections
+// and, for a command line, what it runs.
 func (d *denyCheck) call(p *program, cl *call, depth int) *denial {
 	args := cl.argv()
 	for i := range args {
@@ -131,6 +136,7 @@ func (d *denyCheck) word(w *word) *denial {
 	return nil
 }
 
+// redirect searches a redirection: its target, and a truncated history file.
 func (d *denyCheck) redirect(r redir) *denial {
 	if x := d.word(&r.target); x != nil {
 		return x

@@ -83,6 +83,7 @@ func chmodMode(args []word) string {
 	return ""
 }
 
+// installMode returns the mode install -m sets, or "".
 func installMode(args []word) string {
 	for i := range args {
 		v := args[i].value
@@ -131,6 +132,8 @@ func setuidMode(m string) bool {
 	return false
 }
 
+// keychain denies the security subcommands that read, export, unlock or
+// delete keychain items, and its interactive mode.
 func keychain(args []word) *denial {
 	for i := 0; i < len(args); i++ {
 		v := args[i].value
@@ -158,6 +161,7 @@ func keychain(args []word) *denial {
 	return nil
 }
 
+// netcatExec denies nc -e / -c (in any option cluster) and ncat --exec.
 func netcatExec(name string, args []word) *denial {
 	for i := range args {
 		v := args[i].value
@@ -175,6 +179,7 @@ func netcatExec(name string, args []word) *denial {
 	return nil
 }
 
+// firstOperand returns the first word that is not an option, lower-cased.
 func firstOperand(args []word) string {
 	for i := range args {
 		if !strings.HasPrefix(args[i].value, "-") {

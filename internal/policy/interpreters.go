@@ -17,6 +17,8 @@ type interp struct {
 	stdin      string   // options that make it read the program from stdin (sh -s)
 }
 
+// interpreterFor returns how the interpreter name finds its program, or
+// false when name is not one Sidecar knows.
 func interpreterFor(name string) (interp, bool) {
 	switch {
 	case name == "sh" || name == "bash" || name == "dash" || name == "ksh" || name == "mksh" ||
@@ -47,6 +49,7 @@ type progSource struct {
 	stdin  bool  // standard input
 }
 
+// source returns where the interpreter, run with args, reads its program.
 func (it interp) source(args []word) progSource {
 	var ps progSource
 	shellInline, named, stdinFlag := false, false, false

@@ -78,14 +78,19 @@ func expandTilde(w *word, home string) (string, bool) {
 }
 
 // closeCwds returns the directories a command may run in, as bash spells
-// them in $PWD: start, and what each cd target leads to from a directory
+// them in $PWD: the starts, and what each cd target leads to from a directory
 // already found, for as many rounds as there are cd commands (none of them
 // runs twice: a cd in a loop is never safe). next returns the directories a
 // target leads to from dir, or none to not follow it. complete is false
 // when more than limit directories turn up.
-func closeCwds(start string, targets []string, next func(dir, target string) []string, limit int) (dirs []string, complete bool) {
-	dirs = []string{start}
-	seen := map[string]bool{start: true}
+func closeCwds(starts []string, targets []string, next func(dir, target string) []string, limit int) (dirs []string, complete bool) {
+	seen := make(map[string]bool)
+	for _, s := range starts {
+		if !seen[s] {
+			seen[s] = true
+			dirs = append(dirs, s)
+		}
+	}
 	for range targets {
 		before := len(dirs)
 		for _, t := range targets {

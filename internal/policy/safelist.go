@@ -34,6 +34,9 @@ type safeCheck struct {
 	cwds     []string // directories the commands may run in, as in $PWD
 	complete bool     // false when the cd commands lead to too many directories
 	resolved map[string]resolution
+	// intoState is a path argument that, symlinks resolved, leads into the
+	// state directory although its words do not name it.
+	intoState string
 }
 
 type resolution struct {
@@ -41,7 +44,9 @@ type resolution struct {
 	ok   bool
 }
 
-func (c *Classifier) newSafeCheck(p *program, cwd string) *safeCheck {
+// newSafeCheck prepares the safe-list check of p, started in cwd: the
+// directory as given, which is what bash has in $PWD, and resolved.
+func (c *Classifier) newSafeCheck(p *program, cwd ...string) *safeCheck {
 	s := &safeCheck{c: c, resolved: make(map[string]resolution)}
 	s.cwds, s.complete = closeCwds(cwd, cdTargets(p, c.home), func(dir, t string) []string {
 		logical, physical, ok := s.cdLeadsTo(dir, t)
@@ -212,8 +217,21 @@ func (s *safeCheck) path(w *word) *unsafe {
 		if !ok {
 			return notSafe("outside-workspace", "%s cannot be resolved", w.value)
 		}
+		for _, sd := range s.c.stateDirs {
+			if within(sd, r) {
+				s.intoState = w.value
+				return notSafe("sidecar-state", "%s leads into Sidecar's state directory", w.value)
+			}
+		}
 		if !within(s.c.workspace, r) {
 			return notSafe("outside-workspace", "%s is outside the workspace %s", w.value, s.c.workspace)
+		}
+		// A workspace may hold the state directory: reading a directory
+		// around it could read the token.
+		for _, sd := range s.c.stateDirs {
+			if within(r, sd) {
+				return notSafe("sidecar-state", "%s holds Sidecar's state directory", w.value)
+			}
 		}
 	}
 	return nil

@@ -157,6 +157,7 @@ func dataOperands(spec optSpec, maxOps int) cmdDef {
 	}}
 }
 
+// noOperands is a command that takes options only.
 func noOperands(spec optSpec) cmdDef {
 	return cmdDef{check: func(s *safeCheck, name string, args []word) *unsafe {
 		p, bad := spec.parse(args)

@@ -91,6 +91,7 @@ type walker struct {
 	stmtRed map[*syntax.Stmt][]redir // decoded redirections of compound statements
 }
 
+// visit is the syntax.Walk callback; n is nil when a node's children are done.
 func (w *walker) visit(n syntax.Node) bool {
 	if n == nil {
 		if _, ok := w.stack[len(w.stack)-1].(*syntax.Stmt); ok {
@@ -117,6 +118,8 @@ func (w *walker) visit(n syntax.Node) bool {
 	return true
 }
 
+// stmt records a statement: a simple command of some kind, or the
+// redirections of a compound one.
 func (w *walker) stmt(st *syntax.Stmt) {
 	redirs := w.redirs(st.Redirs)
 	var cl *call
@@ -177,6 +180,7 @@ func (w *walker) inherited() []redir {
 	return out
 }
 
+// inLoop reports whether the current statement is inside a loop.
 func (w *walker) inLoop() bool {
 	for _, n := range w.stack {
 		switch n.(type) {
@@ -199,6 +203,7 @@ func (w *walker) inPipeline() bool {
 
 func isPipe(op syntax.BinCmdOperator) bool { return op == syntax.Pipe || op == syntax.PipeAll }
 
+// pipelineStages flattens a | b | c into its stages.
 func pipelineStages(b *syntax.BinaryCmd) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	var add func(*syntax.Stmt)

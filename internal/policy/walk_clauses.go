@@ -8,6 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// redirs decodes a statement's redirections.
 func (w *walker) redirs(rs []*syntax.Redirect) []redir {
 	out := make([]redir, 0, len(rs))
 	for _, r := range rs {
@@ -20,6 +21,7 @@ func (w *walker) redirs(rs []*syntax.Redirect) []redir {
 	return out
 }
 
+// assign decodes NAME=value, NAME+=value, NAME[i]=value or NAME=(...).
 func (w *walker) assign(a *syntax.Assign) assign {
 	out := assign{src: sourceOf(w.dec.src, a), complex: a.Append || a.Index != nil || a.Array != nil}
 	if a.Name != nil {
@@ -36,6 +38,8 @@ func (w *walker) assign(a *syntax.Assign) assign {
 	return out
 }
 
+// decl makes a simple command of a declaration: its options and names as
+// words, its assignments both as words and as assignments.
 func (w *walker) decl(d *syntax.DeclClause) *call {
 	cl := &call{kind: kindDecl, args: []word{litWord(d.Variant.Value)}}
 	for _, a := range d.Args {
@@ -55,6 +59,7 @@ func (w *walker) decl(d *syntax.DeclClause) *call {
 	return cl
 }
 
+// testWords appends the words of a [[ ]] expression, operators included.
 func (w *walker) testWords(out []word, x syntax.TestExpr) []word {
 	switch x := x.(type) {
 	case *syntax.Word:

@@ -53,6 +53,7 @@ type wordDecoder struct {
 	home string
 }
 
+// decode reads w without expanding anything.
 func (d wordDecoder) decode(w *syntax.Word) word {
 	out := word{src: sourceOf(d.src, w), node: w}
 	if w == nil {
@@ -97,6 +98,7 @@ func (d wordDecoder) decode(w *syntax.Word) word {
 	return out
 }
 
+// param adds a parameter expansion to out.
 func (d wordDecoder) param(out *word, p *syntax.ParamExp, quoted bool, val, pat *strings.Builder) {
 	if !isSimpleParam(p) {
 		out.notLiteral(p, val, pat)
@@ -116,6 +118,7 @@ func (d wordDecoder) param(out *word, p *syntax.ParamExp, quoted bool, val, pat 
 	pat.WriteString(unknown)
 }
 
+// notLiteral adds a part only bash can know.
 func (w *word) notLiteral(part syntax.Node, val, pat *strings.Builder) {
 	w.opaque = true
 	switch part.(type) {
@@ -197,6 +200,7 @@ func unescapeDouble(s string) string {
 	return b.String()
 }
 
+// escapePattern quotes s for path.Match.
 func escapePattern(s string) string {
 	if !strings.ContainsAny(s, `*?[]\`) {
 		return s

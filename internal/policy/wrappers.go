@@ -18,6 +18,8 @@ type wrapperSpec struct {
 	lookup   string   // short options that make it look the command up, not run it
 }
 
+// wrapperFor returns how the wrapper command name takes its options, or
+// false when name does not run a command given in its arguments.
 func wrapperFor(name string) (wrapperSpec, bool) {
 	switch name {
 	case "env":

@@ -101,8 +101,11 @@ func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client s
 			Command: req.Command, Why: verdict.Reason,
 			Timeout: req.EffectiveTimeout(s.cfg.DefaultTimeout, s.cfg.MaxTimeout),
 		})
+		if answer.Err != nil {
+			s.cfg.Logger.Warn("approval prompt", "request_id", req.RequestID, "approval", answer.Approval, "err", answer.Err)
+		}
 		if ctx.Err() != nil {
-			return s.deny(ex, "cancelled", "cancelled", cancelReason(ctx), runtime.ExitCancelled)
+			return s.deny(ex, approval.ApprovalCancelled, "cancelled", cancelReason(ctx), runtime.ExitCancelled)
 		}
 		if !answer.Approved {
 			return s.deny(ex, answer.Approval, verdict.Rule, answer.Reason, runtime.ExitDenied)

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/sidecarhq/sidecar/internal/audit"
 	"github.com/sidecarhq/sidecar/internal/protocol"
 )
 
@@ -72,21 +71,9 @@ func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) error {
 		sum := s.auditSummary()
 		resp.Enabled, resp.Entries, resp.Head = true, sum.Entries, sum.Head
 		for _, rec := range recs {
-			resp.Records = append(resp.Records, wireRecord(rec))
+			resp.Records = append(resp.Records, rec.Wire())
 		}
 	}
 	writeJSON(w, http.StatusOK, resp)
 	return nil
-}
-
-// wireRecord is an audit record as the remote side may see it: the stored
-// record has no output, and the command in it is already redacted.
-func wireRecord(r audit.Record) protocol.AuditRecord {
-	return protocol.AuditRecord{
-		Seq: r.Seq, Time: r.Time.UTC().Format(time.RFC3339Nano), Event: r.Event,
-		RequestID: r.RequestID, Session: r.Session, Client: r.Client, Command: r.Command, Cwd: r.Cwd,
-		Decision: r.Decision, Approval: r.Approval, Rule: r.Rule, Reason: r.Reason,
-		ExitCode: r.ExitCode, DurationMs: r.DurationMs, OutputBytes: r.OutputBytes, Truncated: r.Truncated,
-		Prev: r.Prev, Hash: r.Hash,
-	}
 }
