@@ -210,6 +210,14 @@ func TestSigtermKillsRunningAndExitsZero(t *testing.T) {
 	d := startDaemon(t, "--approval", "allow")
 	c := d.client(t)
 	mark := fmt.Sprintf("300.%d", time.Now().UnixNano()%1e9)
+	// A background job of a finished command lives on until the daemon stops.
+	bg := fmt.Sprintf("400.%d", time.Now().UnixNano()%1e9)
+	if resp, err := c.Exec(context.Background(), protocol.ExecRequest{Command: "sleep " + bg + " >/dev/null 2>&1 &"}); err != nil || resp.ExitCode != 0 {
+		t.Fatalf("start background job: %+v %v", resp, err)
+	}
+	if len(procsWithArg(t, bg)) != 1 {
+		t.Fatal("the background job did not outlive its command")
+	}
 	done := make(chan protocol.ExecResponse, 1)
 	go func() {
 		resp, _ := c.Exec(context.Background(), protocol.ExecRequest{Command: "sleep " + mark})
@@ -222,8 +230,8 @@ func TestSigtermKillsRunningAndExitsZero(t *testing.T) {
 	if resp := <-done; resp.ExitCode != 130 {
 		t.Errorf("running command answered exit %d, want 130", resp.ExitCode)
 	}
-	if left := procsWithArg(t, mark); len(left) > 0 {
-		t.Errorf("processes left after SIGTERM: %v", left)
+	for _, m := range []string{mark, bg} {
+		waitFor(t, func() bool { return len(procsWithArg(t, m)) == 0 })
 	}
 	out, code := runCLI(t, nil, "log", "verify", "--state-dir", d.StateDir)
 	if code != 0 {
@@ -252,5 +260,40 @@ func TestAuditEndpoint(t *testing.T) {
 		if strings.Contains(r.Command, "abcdefghijklmnop") {
 			t.Errorf("secret not redacted: %q", r.Command)
 		}
+	}
+}
+
+func TestCwdOutsideWorkspaceIsNotCarriedOver(t *testing.T) {
+	d := startDaemon(t, "--approval", "allow")
+	c := d.client(t)
+	ctx := context.Background()
+	resp, err := c.Exec(ctx, protocol.ExecRequest{Command: "cd /tmp && pwd", Session: "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Cwd != d.Workspace || !strings.Contains(resp.Output, "ended in /tmp, outside the workspace") {
+		t.Fatalf("cwd %q output %q", resp.Cwd, resp.Output)
+	}
+	// The cwd the answer names is one the daemon accepts back.
+	resp, err = c.Exec(ctx, protocol.ExecRequest{Command: "pwd", Session: "out", Cwd: resp.Cwd})
+	if err != nil || resp.ExitCode != 0 || resp.Output != d.Workspace+"\n" {
+		t.Fatalf("%+v %v", resp, err)
+	}
+}
+
+func TestTimeoutAndCancelFlags(t *testing.T) {
+	d := startDaemon(t, "--approval", "allow")
+	c := d.client(t)
+	timeout := 0.5
+	resp, err := c.Exec(context.Background(), protocol.ExecRequest{Command: "sleep 5", Timeout: &timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resp.TimedOut || resp.Cancelled || resp.ExitCode != 124 || strings.Contains(resp.Output, "Bad file descriptor") {
+		t.Errorf("timed out %v cancelled %v exit %d output %q", resp.TimedOut, resp.Cancelled, resp.ExitCode, resp.Output)
+	}
+	resp, err = c.Exec(context.Background(), protocol.ExecRequest{Command: "exit 124"})
+	if err != nil || resp.TimedOut || resp.ExitCode != 124 {
+		t.Errorf("a command's own exit 124: %+v %v", resp, err)
 	}
 }

@@ -6,6 +6,7 @@ home is set here, before any test imports Hermes. Nothing touches ~/.hermes.
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
 import shutil
@@ -22,6 +23,7 @@ PLUGIN_DIR = Path(__file__).resolve().parents[1]
 REPO_ROOT = PLUGIN_DIR.parent
 _HOME = tempfile.mkdtemp(prefix="sidecar-hermes-home-")
 os.environ["HERMES_HOME"] = _HOME
+atexit.register(shutil.rmtree, _HOME, True)
 os.environ.pop("SIDECAR_TOKEN", None)
 os.environ.pop("SIDECAR_URL", None)
 os.environ.pop("TERMINAL_ENV", None)

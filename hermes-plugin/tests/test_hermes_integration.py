@@ -54,6 +54,8 @@ def installed(daemon_m, tmp_path_factory):
     out = hermes("plugins", "install", f"file://{repo}#hermes-plugin", "--enable")
     assert "Plugin sidecar enabled" in out.stdout.replace("[bold]", "").replace("[/bold]", "")
     hermes("config", "set", "terminal.backend", "sidecar")
+    # A failing execute_code should fail in a minute, not Hermes's default five.
+    hermes("config", "set", "code_execution.timeout", "60")
     hermes("config", "set", "plugins.entries.sidecar.settings.url", daemon_m.url)
     (HOME / ".env").write_text(f"SIDECAR_TOKEN={daemon_m.token}\n")
     return daemon_m
@@ -72,9 +74,9 @@ def call(installed):
 
 
 def test_plugin_listed_enabled(installed):
-    out = hermes("plugins", "list").stdout
-    line = next(line for line in out.splitlines() if "sidecar" in line)
-    assert "enabled" in line.lower()
+    out = hermes("plugins", "list", "--plain", "--no-bundled").stdout
+    line = next((line for line in out.splitlines() if "sidecar" in line), out)
+    assert "enabled" in line.lower(), out
 
 
 def test_validate_and_doctor(installed):
@@ -172,17 +174,26 @@ def _with_setting(key: str, value: str):
     hermes("config", "set", f"plugins.entries.sidecar.settings.{key}", value)
 
 
-def test_daemon_down_at_start(call, installed, free_port):
+@pytest.fixture
+def new_session(call):
+    """End Hermes's cached environment (as closing a session does), so the next call connects anew."""
+    from tools.terminal_tool_lifecycle import cleanup_vm
+    cleanup_vm("default")
+    yield
+    cleanup_vm("default")
+
+
+def test_daemon_down_at_start(new_session, call, installed, free_port):
     _with_setting("url", f"http://127.0.0.1:{free_port}")
     try:
         r = call("terminal", {"command": "pwd"}, task_id="it-no-daemon")
     finally:
         _with_setting("url", installed.url)
-    assert r["status"] == "degraded"
+    assert r.get("status") == "degraded", r
     assert "Sidecar backend unavailable: Could not connect" in r["error"] and "connection refused" in r["error"]
 
 
-def test_wrong_url_and_wrong_token(call, installed, monkeypatch):
+def test_wrong_url_and_wrong_token(new_session, call, installed, monkeypatch):
     import http.server
     import threading
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
@@ -194,13 +205,14 @@ def test_wrong_url_and_wrong_token(call, installed, monkeypatch):
         _with_setting("url", installed.url)
         server.shutdown()
         server.server_close()
-    assert wrong_url["status"] == "degraded" and "it is not a Sidecar daemon" in wrong_url["error"]
+    assert wrong_url.get("status") == "degraded", wrong_url
+    assert "it is not a Sidecar daemon" in wrong_url["error"]
     monkeypatch.setenv("SIDECAR_TOKEN", "0" * 64)
     wrong_token = call("terminal", {"command": "pwd"}, task_id="it-wrong-token")
     assert wrong_token["status"] == "degraded" and "401 unauthorized" in wrong_token["error"]
 
 
-def test_denied_at_the_prompt(call, sidecar_bin, tmp_path):
+def test_denied_at_the_prompt(new_session, call, sidecar_bin, tmp_path):
     ask = Daemon(sidecar_bin, tmp_path / "ask", "ask").start()
     _with_setting("url", ask.url)
     try:
@@ -209,6 +221,6 @@ def test_denied_at_the_prompt(call, sidecar_bin, tmp_path):
     finally:
         os.environ.pop("SIDECAR_TOKEN", None)
         ask.stop()
-    assert r["exit_code"] == 125
+    assert r["exit_code"] == 125, r
     assert r["output"].startswith("Sidecar denied this command: no terminal to ask on")
     assert not (ask.workspace / "agent-was-here").exists()

@@ -15,6 +15,7 @@ import (
 	"github.com/sidecarhq/sidecar/internal/approval"
 	"github.com/sidecarhq/sidecar/internal/audit"
 	"github.com/sidecarhq/sidecar/internal/policy"
+	"github.com/sidecarhq/sidecar/internal/runtime"
 	"github.com/sidecarhq/sidecar/internal/runtime/host"
 	"github.com/sidecarhq/sidecar/internal/server"
 	"github.com/sidecarhq/sidecar/internal/session"
@@ -31,6 +32,7 @@ type Daemon struct {
 
 	http      *http.Server
 	server    *server.Server
+	runtime   runtime.Runtime
 	audit     *audit.Log
 	serveDone chan struct{} // closed when the serve loop returns
 	serveErr  error         // its error, readable once serveDone is closed
@@ -91,8 +93,8 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	srv, err := server.New(server.Config{
 		Version: c.Version, Token: tok, Workspace: c.workspace, AllowOutsideWorkspace: c.AllowOutsideWorkspace,
-		Mode: c.mode, PolicySummary: policySummary(c),
-		DefaultTimeout: c.Timeout, MaxTimeout: c.MaxTimeout, MaxOutput: c.MaxOutput,
+		Mode: c.mode, PolicySummary: policySummary(c, classifier),
+		DefaultTimeout: c.Timeout, MaxTimeout: c.MaxTimeout, ApprovalTimeout: c.ApprovalWait, MaxOutput: c.MaxOutput,
 		MaxBody: DefaultMaxBody, MaxConcurrent: c.MaxConcurrent, AllowedHosts: allowedHosts(c),
 		Policy: classifier, Approver: approver, Audit: auditLog, Runtime: rt, Sessions: sessions,
 		BaseEnv: session.BaseEnv(os.LookupEnv),
@@ -110,6 +112,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		Workspace: c.workspace,
 		StateDir:  c.StateDir,
 		server:    srv,
+		runtime:   rt,
 		audit:     log,
 		serveDone: make(chan struct{}),
 		http: &http.Server{
@@ -127,7 +130,8 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 }
 
 // Shutdown stops accepting, kills running process groups (their requests
-// answer 130), waits for the handlers, then flushes and closes the audit log.
+// answer 130), waits for the handlers, kills the background jobs finished
+// commands left, then flushes and closes the audit log.
 func (d *Daemon) Shutdown(ctx context.Context) error {
 	d.server.BeginShutdown()
 	errs := []error{d.http.Shutdown(ctx)}
@@ -135,6 +139,7 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	if !errors.Is(d.serveErr, http.ErrServerClosed) {
 		errs = append(errs, fmt.Errorf("serve: %w", d.serveErr))
 	}
+	errs = append(errs, d.runtime.Close())
 	if d.audit != nil {
 		errs = append(errs, d.audit.Close())
 	}

@@ -22,7 +22,7 @@ func (d *denyCheck) argv(p *program, args []word, redirs []redir, depth int) *de
 	}
 	name, rest := commandName(&core[0]), core[1:]
 	switch name {
-	case "sudo", "sudoedit", "su", "doas", "pkexec", "run0", "setcap":
+	case "sudo", "sudoedit", "su", "doas", "pkexec", "run0", "runuser", "setcap":
 		return &denial{catPrivilege, name}
 	case "chmod":
 		if m := chmodMode(rest); setuidMode(m) {

@@ -7,7 +7,8 @@ import (
 )
 
 // interpreter denies downloaded code given to a shell, an interpreter,
-// source or eval, and searches the program text of sh -c and eval.
+// source or eval, and searches the program text of sh -c, eval, watch and
+// trap.
 func (d *denyCheck) interpreter(p *program, name string, args []word, redirs []redir, depth int) *denial {
 	switch name {
 	case "eval":
@@ -26,6 +27,12 @@ func (d *denyCheck) interpreter(p *program, name string, args []word, redirs []r
 		return nil
 	case "watch":
 		return d.nested(strings.Join(watchCommand(args), " "), depth)
+	case "trap":
+		// trap's first word is a program the shell runs later.
+		if len(args) > 0 && !strings.HasPrefix(args[0].value, "-") {
+			return d.nested(args[0].value, depth)
+		}
+		return nil
 	}
 	it, ok := interpreterFor(name)
 	if !ok {

@@ -53,6 +53,8 @@ func TestHardDeny(t *testing.T) {
 		{"privilege/sh-lc-nested", `sh -lc "bash -c 'sudo id'"`, catPrivilege},
 		{"privilege/eval", `eval 'sudo id'`, catPrivilege},
 		{"privilege/find-exec", `find . -exec sudo id \;`, catPrivilege},
+		{"privilege/trap", `trap 'sudo id' EXIT; ls`, catPrivilege},
+		{"privilege/watch", `watch -n 1 sudo id`, catPrivilege},
 		{"privilege/su", `su -c id root`, catPrivilege},
 		{"privilege/doas", `doas ls`, catPrivilege},
 		{"privilege/pkexec", `pkexec ls`, catPrivilege},

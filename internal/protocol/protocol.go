@@ -68,6 +68,8 @@ type ExecResponse struct {
 	ExitCode   int       `json:"exit_code"`
 	Output     string    `json:"output"`
 	Truncated  bool      `json:"truncated"`
+	TimedOut   bool      `json:"timed_out"`
+	Cancelled  bool      `json:"cancelled"`
 	Cwd        string    `json:"cwd"`
 	Decision   string    `json:"decision"`
 	Approval   string    `json:"approval"`
@@ -113,10 +115,12 @@ type PolicySummary struct {
 	AllowOutsideWorkspace bool     `json:"allow_outside_workspace"`
 }
 
-// Timeouts are in seconds.
+// Timeouts are in seconds. Approval is how long a prompt waits for a
+// person, so a client can wait long enough for an answer.
 type Timeouts struct {
-	Default float64 `json:"default"`
-	Max     float64 `json:"max"`
+	Default  float64 `json:"default"`
+	Max      float64 `json:"max"`
+	Approval float64 `json:"approval"`
 }
 
 // AuditSummary describes the local audit log.

@@ -74,4 +74,7 @@ type Runtime interface {
 	// whole process group and yields a Result with Cancelled set; an error
 	// means the command could not be started at all.
 	Run(ctx context.Context, req Request) (Result, error)
+	// Close stops whatever the runtime still runs on behalf of finished
+	// commands (background jobs, VMs). Run must not be called after it.
+	Close() error
 }

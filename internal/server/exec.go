@@ -133,8 +133,8 @@ func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client s
 	if runErr != nil {
 		return s.startFailed(ex, runErr)
 	}
-	s.persist(req.Session, st, res)
-	return s.finish(ex, res, cancelReason(ctx))
+	next := s.persist(req.Session, st, res, cwd)
+	return s.finish(ex, res, next, cancelReason(ctx))
 }
 
 // execution carries one request through the pipeline.
@@ -194,7 +194,8 @@ func (s *Server) startFailed(ex *execution, runErr error) (protocol.ExecResponse
 }
 
 // finish turns a runtime result into the response and its audit record.
-func (s *Server) finish(ex *execution, res runtime.Result, cancelWhy string) (protocol.ExecResponse, error) {
+// next is where the session's next command starts.
+func (s *Server) finish(ex *execution, res runtime.Result, next, cancelWhy string) (protocol.ExecResponse, error) {
 	output := string(res.Output)
 	if res.Truncated() {
 		output += fmt.Sprintf("\n[OUTPUT TRUNCATED: %d bytes omitted]\n", res.OmittedBytes)
@@ -206,9 +207,8 @@ func (s *Server) finish(ex *execution, res runtime.Result, cancelWhy string) (pr
 	case res.Cancelled:
 		output += "\n[Sidecar: " + cancelWhy + "; the command's process group was killed]\n"
 	}
-	cwd := res.Cwd
-	if cwd == "" {
-		cwd = ex.cwd
+	if res.Cwd != "" && res.Cwd != next {
+		output += "\n[Sidecar: the command ended in " + res.Cwd + ", outside the workspace; the next command starts in " + next + "]\n"
 	}
 	size := int64(len(res.Output)) + res.OmittedBytes
 	truncated := res.Truncated()
@@ -222,27 +222,33 @@ func (s *Server) finish(ex *execution, res runtime.Result, cancelWhy string) (pr
 	}
 	return protocol.ExecResponse{
 		RequestID: ex.req.RequestID, ExitCode: res.ExitCode, Output: output, Truncated: truncated,
-		Cwd: cwd, Decision: "allow", Approval: ex.approval, Rule: ex.rule,
+		TimedOut: res.TimedOut, Cancelled: res.Cancelled,
+		Cwd: next, Decision: "allow", Approval: ex.approval, Rule: ex.rule,
 		DurationMs: dur, Audit: rec,
 	}, nil
 }
 
-// persist keeps the cwd the command ended in (when it stays inside the
-// boundary) and the exports that may carry over.
-func (s *Server) persist(name string, st session.State, res runtime.Result) {
-	changed := false
-	if res.Cwd != "" && res.Cwd != st.Cwd && (s.cfg.AllowOutsideWorkspace || within(s.cfg.Workspace, res.Cwd)) {
-		st.Cwd, changed = res.Cwd, true
+// persist keeps the cwd the command ended in (or, when that is outside the
+// boundary or unknown, the one it started in) and the exports that may
+// carry over. It returns the directory
+// the session's next command starts in: what the response reports as cwd,
+// so a client that sends it back is never refused for it.
+func (s *Server) persist(name string, st session.State, res runtime.Result, started string) string {
+	next := started
+	if res.Cwd != "" && (s.cfg.AllowOutsideWorkspace || within(s.cfg.Workspace, res.Cwd)) {
+		next = res.Cwd
 	}
+	changed := next != st.Cwd
+	st.Cwd = next
 	if res.Exports != nil {
 		st.Exports, changed = session.FilterExports(res.Exports), true
 	}
-	if !changed {
-		return
+	if changed {
+		if err := s.cfg.Sessions.Put(name, st); err != nil {
+			s.cfg.Logger.Error("persist session", "session", name, "err", err)
+		}
 	}
-	if err := s.cfg.Sessions.Put(name, st); err != nil {
-		s.cfg.Logger.Error("persist session", "session", name, "err", err)
-	}
+	return next
 }
 
 // record appends one audit record for ex; with auditing off it returns nil.

@@ -56,6 +56,7 @@ type Config struct {
 	PolicySummary         protocol.PolicySummary
 	DefaultTimeout        time.Duration
 	MaxTimeout            time.Duration
+	ApprovalTimeout       time.Duration // how long a prompt waits; reported in /v1/status
 	MaxOutput             int
 	MaxBody               int64
 	MaxConcurrent         int      // exec requests in flight at once, prompts included

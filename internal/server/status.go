@@ -23,7 +23,8 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) error {
 		Approval:  string(s.cfg.Mode),
 		Runtime:   s.cfg.Runtime.Name(),
 		Policy:    s.cfg.PolicySummary,
-		Timeouts:  protocol.Timeouts{Default: s.cfg.DefaultTimeout.Seconds(), Max: s.cfg.MaxTimeout.Seconds()},
+		Timeouts: protocol.Timeouts{Default: s.cfg.DefaultTimeout.Seconds(), Max: s.cfg.MaxTimeout.Seconds(),
+			Approval: s.cfg.ApprovalTimeout.Seconds()},
 		MaxOutput: s.cfg.MaxOutput,
 		Audit:     s.auditSummary(),
 		Daemon: protocol.DaemonInfo{

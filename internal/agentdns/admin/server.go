@@ -46,47 +46,49 @@ func Listen(path string) (net.Listener, error) {
 type handlerFunc func(c Control, r *http.Request) (any, error)
 
 // routes is every endpoint, in one table.
-var routes = map[string]handlerFunc{
-	"GET /v1/status":    func(c Control, _ *http.Request) (any, error) { return c.Status(), nil },
-	"GET /v1/inventory": getInventory,
-	"POST /v1/approve": func(c Control, r *http.Request) (any, error) {
-		var req nameRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		return c.Approve(req.Policy, req.Name)
-	},
-	"POST /v1/deny": func(c Control, r *http.Request) (any, error) {
-		var req nameRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		return c.Deny(req.Policy, req.Name)
-	},
-	"POST /v1/mode": func(c Control, r *http.Request) (any, error) {
-		var req modeRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		return c.SetMode(req.Policy, req.Mode)
-	},
-	"POST /v1/default": func(c Control, r *http.Request) (any, error) {
-		var req defaultRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		return c.SetDefault(req.Policy, req.Action)
-	},
-	"GET /v1/baseline": func(c Control, r *http.Request) (any, error) {
-		return c.ExportBaseline(r.URL.Query().Get("policy"))
-	},
-	"POST /v1/baseline": func(c Control, r *http.Request) (any, error) {
-		var req importRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		return c.ImportBaseline(req.Policy, req.Baseline)
-	},
+func routes() map[string]handlerFunc {
+	return map[string]handlerFunc{
+		"GET /v1/status":    func(c Control, _ *http.Request) (any, error) { return c.Status(), nil },
+		"GET /v1/inventory": getInventory,
+		"POST /v1/approve": func(c Control, r *http.Request) (any, error) {
+			var req nameRequest
+			if err := decode(r, &req); err != nil {
+				return nil, err
+			}
+			return c.Approve(req.Policy, req.Name)
+		},
+		"POST /v1/deny": func(c Control, r *http.Request) (any, error) {
+			var req nameRequest
+			if err := decode(r, &req); err != nil {
+				return nil, err
+			}
+			return c.Deny(req.Policy, req.Name)
+		},
+		"POST /v1/mode": func(c Control, r *http.Request) (any, error) {
+			var req modeRequest
+			if err := decode(r, &req); err != nil {
+				return nil, err
+			}
+			return c.SetMode(req.Policy, req.Mode)
+		},
+		"POST /v1/default": func(c Control, r *http.Request) (any, error) {
+			var req defaultRequest
+			if err := decode(r, &req); err != nil {
+				return nil, err
+			}
+			return c.SetDefault(req.Policy, req.Action)
+		},
+		"GET /v1/baseline": func(c Control, r *http.Request) (any, error) {
+			return c.ExportBaseline(r.URL.Query().Get("policy"))
+		},
+		"POST /v1/baseline": func(c Control, r *http.Request) (any, error) {
+			var req importRequest
+			if err := decode(r, &req); err != nil {
+				return nil, err
+			}
+			return c.ImportBaseline(req.Policy, req.Baseline)
+		},
+	}
 }
 
 func getInventory(c Control, r *http.Request) (any, error) {
@@ -105,7 +107,7 @@ func getInventory(c Control, r *http.Request) (any, error) {
 // the client gets a generic message for those.
 func Handler(c Control, logw io.Writer) http.Handler {
 	mux := http.NewServeMux()
-	for pattern, h := range routes {
+	for pattern, h := range routes() {
 		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 			v, err := h(c, r)

@@ -13,10 +13,11 @@
 //  3. Wait for the shell (group leader) to exit without reaping it. On
 //     timeout or cancellation first send SIGTERM to the group and give it
 //     Options.KillGrace to exit.
-//  4. SIGKILL the whole process group while the leader is still an unreaped
-//     zombie, so its pgid cannot have been reused, then reap the leader.
-//     Background jobs (`sleep 100 &`) therefore never outlive the request:
-//     nothing the daemon did not wait for keeps running unseen.
+//  4. After a timeout or cancellation, SIGKILL the whole process group
+//     while the leader is still an unreaped zombie, so its pgid cannot have
+//     been reused, then reap the leader. A command that ended on its own
+//     keeps its background jobs (`server &`, as over ssh); their group is
+//     remembered and killed when the runtime closes, with the daemon.
 //  5. Drain the output and record pipes until EOF or Options.DrainTimeout,
 //     so a process that escaped the group (setsid) while holding a pipe
 //     cannot hang the request.

@@ -54,12 +54,13 @@ type Runtime struct {
 	shell        string
 	killGrace    time.Duration
 	drainTimeout time.Duration
+	groups       *lingering
 }
 
 // New checks opts and the shell and returns a Runtime. It runs the shell
 // once to confirm that it is bash.
 func New(opts Options) (*Runtime, error) {
-	r := &Runtime{shell: opts.Shell, killGrace: opts.KillGrace, drainTimeout: opts.DrainTimeout}
+	r := &Runtime{shell: opts.Shell, killGrace: opts.KillGrace, drainTimeout: opts.DrainTimeout, groups: newLingering()}
 	if r.shell == "" {
 		r.shell = DefaultShell
 	}
@@ -80,6 +81,14 @@ func New(opts Options) (*Runtime, error) {
 
 // Name reports the runtime kind, "host".
 func (r *Runtime) Name() string { return "host" }
+
+// Close kills the process groups of finished commands that still have
+// background jobs running, so nothing a command started outlives the
+// daemon. Run must not be called after Close.
+func (r *Runtime) Close() error {
+	r.groups.killAll()
+	return nil
+}
 
 // checkShell fails unless path is an executable bash of a supported version.
 func checkShell(path string) error {

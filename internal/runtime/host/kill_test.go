@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -34,6 +35,11 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 			if got.ExitCode != runtime.ExitTimedOut || !got.TimedOut || got.Cancelled {
 				t.Errorf("Run = exit %d, timed out %v, cancelled %v; want exit 124, timed out", got.ExitCode, got.TimedOut, got.Cancelled)
 			}
+			// Only the command's own output: the trap that lost its
+			// record pipe to the signal must not complain into it.
+			if _, rest, _ := strings.Cut(string(got.Output), "\n"); rest != "" {
+				t.Errorf("output after the pid: %q", rest)
+			}
 			assertGone(t, leaderPID(t, got.Output), arg)
 		})
 	}
@@ -59,12 +65,18 @@ func TestRunCancel(t *testing.T) {
 	assertGone(t, leaderPID(t, got.Output), arg)
 }
 
-func TestRunBackgroundJobDoesNotOutliveRequest(t *testing.T) {
+func TestRunBackgroundJobOutlivesRequestUntilClose(t *testing.T) {
 	r := newRuntime(t)
 	arg := uniqueSleep()
-	got := run(t, r, context.Background(), request(t, "echo $$; sleep "+arg+" & exit 0"))
+	got := run(t, r, context.Background(), request(t, "echo $$; sleep "+arg+" >/dev/null 2>&1 & exit 0"))
 	if got.ExitCode != 0 || got.TimedOut {
 		t.Errorf("Run = exit %d, timed out %v; want 0", got.ExitCode, got.TimedOut)
+	}
+	if pids := procsWithArg(t, arg); len(pids) != 1 {
+		t.Fatalf("background sleepers after the request = %v, want exactly one", pids)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
 	}
 	assertGone(t, leaderPID(t, got.Output), arg)
 }

@@ -58,11 +58,20 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 		res.Cancelled = true
 		terminate(pgid, p.exited, r.killGrace)
 	}
-	// The leader has exited but is not reaped, so -pgid names only its
-	// group: kill whatever the command left behind before reaping.
-	signalGroup(pgid, syscall.SIGKILL)
+	if res.TimedOut || res.Cancelled {
+		// The leader has exited but is not reaped, so -pgid names only its
+		// group: kill whatever the command left behind before reaping.
+		signalGroup(pgid, syscall.SIGKILL)
+	}
 	// Wait's error repeats what ProcessState holds (*exec.ExitError).
 	_ = p.cmd.Wait()
+	if !res.TimedOut && !res.Cancelled {
+		// A command that ended on its own may leave background jobs it
+		// started on purpose (a dev server, Hermes's code kernel); they
+		// keep its process group alive and are killed when the runtime
+		// closes.
+		r.groups.keepIfAlive(pgid)
+	}
 	p.finish(r.drainTimeout)
 
 	res.Output, res.OmittedBytes = p.out.cut()

@@ -38,7 +38,9 @@ func newNonce() (string, error) {
 // The command runs under `3>&-`: programs it starts do not inherit the
 // record pipe, so a background job cannot hold it open or write to it, and
 // bash restores fd 3 before the EXIT trap runs, even after `exit` inside the
-// eval. Bash keeps its own close-on-exec copy of fd 3 while the redirection
+// eval. A signal (timeout, cancel) can end the eval with fd 3 still closed:
+// the record is then lost, as it would be anyway, and `2>/dev/null` keeps
+// bash's complaint about fd 3 out of the command's output. Bash keeps its own close-on-exec copy of fd 3 while the redirection
 // is in effect; forked subshells (`( … ) &`) still hold that copy, which is
 // why the record is read with the same drain deadline as the output.
 func wrapperScript(nonce, cwd, command string) (string, error) {
@@ -58,7 +60,7 @@ func wrapperScript(nonce, cwd, command string) (string, error) {
 		"builtin pwd -P 2>/dev/null",
 		`builtin printf '\0'`,
 		"builtin declare -px",
-		fmt.Sprintf(`builtin printf '\0%%s' %s; } >&%d`, nonce, recordFD),
+		fmt.Sprintf(`builtin printf '\0%%s' %s; } 2>/dev/null >&%d`, nonce, recordFD),
 		`builtin exit "$__sidecar_status"; }`,
 		"builtin trap __sidecar_exit EXIT",
 		fmt.Sprintf("builtin cd -- %s || builtin exit %d", qcwd, runtime.ExitCwdUnusable),

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// newDNSDecideCmd is `dns approve` or `dns deny`.
+func newDNSDecideCmd(env Env, verb string) *cobra.Command {
+	var f dnsFlags
+	var pol string
+	short := map[string]string{
+		"approve": "Approve NAME under a policy: it resolves from now on (a deny list entry still wins)",
+		"deny":    "Deny NAME under a policy: it gets the block address from now on, whatever the allow list says",
+	}[verb]
+	cmd := &cobra.Command{
+		Use:   verb + " NAME --policy P",
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pol == "" {
+				return errors.New("--policy is required")
+			}
+			c, err := f.client(env)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := adminContext(cmd)
+			defer cancel()
+			decide := c.Approve
+			if verb == "deny" {
+				decide = c.Deny
+			}
+			e, err := decide(ctx, pol, args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s  %s under %s (seen %d times)\n", e.Status, e.Name, e.Policy, e.Count)
+			return nil
+		},
+	}
+	f.add(cmd, false)
+	cmd.Flags().StringVar(&pol, "policy", "", "the policy (required)")
+	return cmd
+}
+
+func newDNSModeCmd(env Env) *cobra.Command {
+	var f dnsFlags
+	cmd := &cobra.Command{
+		Use:   "mode POLICY learn|enforce",
+		Short: "Switch a policy between learn and enforce, at once; it stays so across restarts",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.client(env)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := adminContext(cmd)
+			defer cancel()
+			p, err := c.SetMode(ctx, args[0], args[1])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "policy %s: mode %s, default %s, hold first seen %v\n", p.Name, p.Mode, p.Default, p.HoldFirstSeen)
+			return nil
+		},
+	}
+	f.add(cmd, false)
+	return cmd
+}
+
+func newDNSDefaultCmd(env Env) *cobra.Command {
+	var f dnsFlags
+	cmd := &cobra.Command{
+		Use:   "default POLICY allow|deny",
+		Short: "Set what an enforce-mode policy does with names no rule covers (when it does not hold them)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.client(env)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := adminContext(cmd)
+			defer cancel()
+			p, err := c.SetDefault(ctx, args[0], args[1])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "policy %s: mode %s, default %s, hold first seen %v\n", p.Name, p.Mode, p.Default, p.HoldFirstSeen)
+			return nil
+		},
+	}
+	f.add(cmd, false)
+	return cmd
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format("2006-01-02 15:04:05")
+}

@@ -1,0 +1,55 @@
+package host
+
+import (
+	"errors"
+	"sync"
+	"syscall"
+)
+
+// lingering remembers the process groups of finished commands whose
+// background jobs are still running. It is safe for concurrent use.
+type lingering struct {
+	mu     sync.Mutex
+	groups map[int]struct{}
+}
+
+func newLingering() *lingering { return &lingering{groups: make(map[int]struct{})} }
+
+// keepIfAlive remembers pgid if any process is still in it. The leader has
+// been reaped by now; a live member keeps the group id from being reused.
+func (l *lingering) keepIfAlive(pgid int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pruneLocked()
+	if groupAlive(pgid) {
+		l.groups[pgid] = struct{}{}
+	}
+}
+
+// killAll sends SIGKILL to every remembered group that is still alive.
+func (l *lingering) killAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for pgid := range l.groups {
+		signalGroup(pgid, syscall.SIGKILL)
+		delete(l.groups, pgid)
+	}
+}
+
+// pruneLocked forgets groups that have emptied since they were remembered,
+// so the set stays as small as what is really running.
+func (l *lingering) pruneLocked() {
+	for pgid := range l.groups {
+		if !groupAlive(pgid) {
+			delete(l.groups, pgid)
+		}
+	}
+}
+
+// groupAlive reports whether process group pgid has a member. Signal 0
+// only checks; EPERM would mean a member we cannot signal, which cannot
+// happen for a group we created, but still means "alive".
+func groupAlive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
