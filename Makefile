@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 10s
 
-.PHONY: help build run demo test unit fuzz lint bench clean
+.PHONY: help build run demo test unit fuzz plugin lint bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -19,13 +19,16 @@ run: build ## serve the current directory (ask mode, loopback, port 8765)
 demo: build ## the whole round trip against a throwaway daemon
 	./$(BIN) demo
 
-test: lint unit fuzz ## everything CI runs
+test: lint unit fuzz plugin ## everything CI runs
 
 unit: ## unit and integration tests with the race detector
 	$(GO) test -race -count=1 ./...
 
 fuzz: ## a short run of every fuzz target (FUZZTIME each)
 	./scripts/fuzz.sh $(FUZZTIME)
+
+plugin: ## the Hermes plugin's tests, against the real daemon and the real Hermes Agent
+	./hermes-plugin/run-tests.sh
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

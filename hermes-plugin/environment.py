@@ -26,9 +26,11 @@ from .errors import ConnectionLost, DaemonRejected, SidecarError
 from .paths import within
 
 # The daemon may hold a command at the approval prompt before its timeout
-# starts (60 s by default, `serve --approval-timeout`); the answer is awaited
-# that long past the command's own timeout before the client gives up.
-PROMPT_ALLOWANCE_SECONDS = 90.0
+# starts (`serve --approval-timeout`, reported in /v1/status); the answer is
+# awaited that long, plus a margin, past the command's own timeout. The
+# default stands in for a daemon that does not report it.
+PROMPT_ALLOWANCE_SECONDS = 150.0
+PROMPT_MARGIN_SECONDS = 30.0
 # How long an interrupted command gets to come back with exit 130 after the
 # cancel before its connection is closed (which also kills it).
 CANCEL_GRACE_SECONDS = 5.0
@@ -56,6 +58,10 @@ class SidecarEnvironment(BaseEnvironment):
         self._session = session
         policy = status.get("policy") or {}
         self._allow_outside = bool(policy.get("allow_outside_workspace"))
+        approval_wait = (status.get("timeouts") or {}).get("approval")
+        self._prompt_allowance = (float(approval_wait) + PROMPT_MARGIN_SECONDS
+                                  if isinstance(approval_wait, (int, float)) and approval_wait > 0
+                                  else PROMPT_ALLOWANCE_SECONDS)
         self._lock = threading.Lock()
         self._verified = True
         # Hermes's own default directory for an unknown backend ("/root", or
@@ -89,7 +95,7 @@ class SidecarEnvironment(BaseEnvironment):
             request["stdin"] = stdin_data
         try:
             self._verify()
-            answer, interrupted = self._run(request, effective_timeout + PROMPT_ALLOWANCE_SECONDS)
+            answer, interrupted = self._run(request, effective_timeout + self._prompt_allowance)
         except DaemonRejected as err:
             if err.status in _REQUEST_MISTAKES:
                 return self._result(f"Sidecar could not take this command: {err.daemon_message}\n", 2)
@@ -149,17 +155,15 @@ class SidecarEnvironment(BaseEnvironment):
         output = str(answer.get("output", ""))
         ended = str(answer.get("cwd") or "")
         with self._lock:
+            # The daemon answers with the directory the session starts in next (and says in
+            # the output when the command ended outside the workspace), so it is always one
+            # it accepts back; the check guards against an older daemon.
             if ended and self._acceptable(ended):
                 self.cwd = ended
-            elif bounded and ended and ended != self.cwd and code not in (125, 126):
-                # Only on the terminal tool's own output (the one bounded call site): plumbing
-                # commands such as execute_code's script launch end outside on purpose.
-                output += (f"\n[Sidecar: {ended} is outside the workspace, so the session stays in "
-                           f"{self.cwd}]\n")
         if bounded:
             output = _bound(output)
         result = self._result(output, code)
-        if code == 124 and TIMEOUT_MARKER in output:
+        if code == 124 and (answer.get("timed_out") or TIMEOUT_MARKER in output):
             result["hermes_timed_out"] = True
         if interrupted and code == 130:
             result["output"] = output.rstrip("\n") + f"\n{INTERRUPTED_MARKER}"

@@ -72,7 +72,7 @@ def test_leaving_the_workspace_does_not_move_the_session(env, daemon):
     code, out, cwd = _run(env, "cd /tmp && pwd", bounded_capture=True)
     assert (code, cwd) == (0, str(daemon.workspace))
     assert out.startswith("/tmp\n")
-    assert f"/tmp is outside the workspace, so the session stays in {daemon.workspace}" in out
+    assert f"ended in /tmp, outside the workspace; the next command starts in {daemon.workspace}" in out
     assert _run(env, "pwd")[1] == f"{daemon.workspace}\n"
 
 
