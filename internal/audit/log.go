@@ -32,7 +32,7 @@ type Options struct {
 	Dir        string           // state directory; the live file is Dir/audit.jsonl
 	MaxSizeMB  int              // rotate when the next record would take the live file past this; 0 means DefaultMaxSizeMB
 	MaxBackups int              // rotated files kept; 0 means DefaultMaxBackups
-	Sync       bool             // fsync after each record, so it is durable before the command starts
+	Sync       bool             // fsync after each decision record, so it is durable before the command starts
 	Now        func() time.Time // clock for Record.Time; nil means time.Now
 
 	// maxBytes, when set, replaces MaxSizeMB so that tests can rotate after

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"time"
@@ -117,7 +118,7 @@ func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client s
 
 	// The decision is on disk before the command starts, so a crash can
 	// never hide a command that ran.
-	if _, err := s.record(ex, audit.Record{Event: "decision", Decision: "allow", Approval: ex.approval, Rule: ex.rule}); err != nil {
+	if _, err := s.record(ex, audit.Record{Event: audit.EventDecision, Decision: "allow", Approval: ex.approval, Rule: ex.rule}); err != nil {
 		return protocol.ExecResponse{}, err
 	}
 
@@ -150,7 +151,7 @@ type execution struct {
 // deny answers a command that will not run: one audit record, exit code
 // 125 (or 126/130), and words the agent can act on.
 func (s *Server) deny(ex *execution, how, rule, reason string, exit int) (protocol.ExecResponse, error) {
-	rec, err := s.record(ex, audit.Record{Event: "decision", Decision: "deny", Approval: how, Rule: rule, Reason: reason, ExitCode: &exit})
+	rec, err := s.record(ex, audit.Record{Event: audit.EventDecision, Decision: "deny", Approval: how, Rule: rule, Reason: reason, ExitCode: &exit})
 	if err != nil {
 		return protocol.ExecResponse{}, err
 	}
@@ -184,7 +185,7 @@ func (s *Server) startFailed(ex *execution, runErr error) (protocol.ExecResponse
 	s.cfg.Logger.Warn("command did not start", "request_id", ex.req.RequestID, "err", runErr)
 	zero := int64(0)
 	f := false
-	rec, _ := s.record(ex, audit.Record{Event: "result", Decision: "allow", Approval: ex.approval, Rule: ex.rule,
+	rec, _ := s.record(ex, audit.Record{Event: audit.EventResult, Decision: "allow", Approval: ex.approval, Rule: ex.rule,
 		Reason: msg, ExitCode: &exit, OutputBytes: &zero, Truncated: &f})
 	return protocol.ExecResponse{
 		RequestID: ex.req.RequestID, ExitCode: exit, Output: msg + "\n", Cwd: ex.cwd,
@@ -213,7 +214,7 @@ func (s *Server) finish(ex *execution, res runtime.Result, next, cancelWhy strin
 	size := int64(len(res.Output)) + res.OmittedBytes
 	truncated := res.Truncated()
 	dur := res.Duration.Milliseconds()
-	rec, err := s.record(ex, audit.Record{Event: "result", Decision: "allow", Approval: ex.approval, Rule: ex.rule,
+	rec, err := s.record(ex, audit.Record{Event: audit.EventResult, Decision: "allow", Approval: ex.approval, Rule: ex.rule,
 		ExitCode: &res.ExitCode, DurationMs: &dur, OutputBytes: &size, Truncated: &truncated})
 	if err != nil {
 		// The command has run and its decision is on record; losing the
@@ -241,8 +242,12 @@ func (s *Server) persist(name string, st session.State, res runtime.Result, star
 	changed := next != st.Cwd
 	st.Cwd = next
 	if res.Exports != nil {
-		st.Exports, changed = session.FilterExports(res.Exports), true
+		if exports := session.FilterExports(res.Exports); !maps.Equal(exports, st.Exports) {
+			st.Exports, changed = exports, true
+		}
 	}
+	// An unchanged session is not rewritten: each write is two fsyncs on
+	// the path of every command.
 	if changed {
 		if err := s.cfg.Sessions.Put(name, st); err != nil {
 			s.cfg.Logger.Error("persist session", "session", name, "err", err)
