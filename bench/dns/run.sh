@@ -170,7 +170,7 @@ start_coredns() {
     cache
 }
 COREFILE
-	(cd "$dir" && exec "$coredns" -conf "$dir/Corefile" -quiet) 2>"$dir/log" &
+	(cd "$dir" && exec "$coredns" -conf "$dir/Corefile" -quiet) >"$dir/log" 2>&1 &
 	server_pid=$!
 	pids+=("$server_pid")
 	wait_dns "$port"

@@ -28,8 +28,8 @@ type cacheStage struct {
 }
 
 type cacheKey struct {
-	name       string
-	qtype      uint16
+	name   string
+	qtype  uint16
 	do, cd bool
 }
 

@@ -15,7 +15,7 @@ import (
 // effect, then is written to the event log.
 type control struct {
 	res       *Resolver
-	events    EventSink
+	events    *events.Writer
 	listeners func() []admin.Listener
 	now       func() time.Time
 }

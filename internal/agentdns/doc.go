@@ -4,9 +4,9 @@
 // denied; it keeps an inventory of every name each policy has seen and
 // writes an event for every decision.
 //
-// A query travels one chain of stages, built once at start (see
-// NewResolver), each with the same contract (Stage): answer, or hand on to
-// the next. The order is
+// A query travels one chain of stages, built once when the Server is made
+// (New), each with the same contract (Stage): answer, or hand on to the
+// next. The order is
 //
 //	log → sanity → policy → cache → forward
 //

@@ -10,6 +10,9 @@ var (
 	ErrBadName = errors.New("bad name")
 	// ErrUpstream reports that no upstream resolver answered.
 	ErrUpstream = errors.New("no upstream answered")
+	// ErrSink reports that the AddressSink refused the answer's addresses,
+	// so the answer was withheld.
+	ErrSink = errors.New("address sink failed")
 	// ErrAlreadyRunning reports a live admin socket: another resolver
 	// serves this state directory.
 	ErrAlreadyRunning = errors.New("agent dns already running")

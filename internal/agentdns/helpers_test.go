@@ -248,3 +248,8 @@ func writeConfig(t *testing.T, body string) string {
 }
 
 func inventoryFilter(p string) inventory.Filter { return inventory.Filter{Policy: p} }
+
+func inventoryObservation() inventory.Observation {
+	return inventory.Observation{Time: time.Now(), Status: inventory.Learned, Rule: "mode:learn", Type: "A",
+		Addresses: []netip.Addr{netip.MustParseAddr("192.0.2.1")}}
+}

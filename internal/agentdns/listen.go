@@ -24,7 +24,16 @@ const (
 	udpReaders = 2
 )
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 65535); return &b }}
+// Buffers. A UDP reader reads into its own 64 KiB buffer and hands each
+// query on in a small pooled one (queries are small; a UDP reply is at
+// most 4096 bytes, see maxUDPReply), so queries in flight do not each pin
+// 64 KiB. A TCP connection keeps a large pair for its life.
+const smallBuf = 4096
+
+var (
+	smallPool = sync.Pool{New: func() any { b := make([]byte, smallBuf); return &b }}
+	largePool = sync.Pool{New: func() any { b := make([]byte, 65535); return &b }}
+)
 
 // udpListener serves one UDP socket.
 type udpListener struct {
@@ -45,11 +54,10 @@ func (l *udpListener) serve(ctx context.Context, wg *sync.WaitGroup) {
 }
 
 func (l *udpListener) read(ctx context.Context, wg *sync.WaitGroup) {
+	rbuf := make([]byte, 65535)
 	for {
-		bp := bufPool.Get().(*[]byte)
-		n, from, err := l.conn.ReadFromUDPAddrPort(*bp)
+		n, from, err := l.conn.ReadFromUDPAddrPort(rbuf)
 		if err != nil {
-			bufPool.Put(bp)
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
@@ -58,17 +66,18 @@ func (l *udpListener) read(ctx context.Context, wg *sync.WaitGroup) {
 		select {
 		case l.sem <- struct{}{}:
 		default:
-			bufPool.Put(bp) // overloaded: drop, the client will retry
-			continue
+			continue // overloaded: drop, the client will retry
 		}
+		in := smallPool.Get().(*[]byte)
+		data := append((*in)[:0], rbuf[:n]...) // reallocates only past smallBuf
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-l.sem }()
-			defer bufPool.Put(bp)
-			out := bufPool.Get().(*[]byte)
-			defer bufPool.Put(out)
-			reply := l.res.HandlePacket(ctx, Packet{Data: (*bp)[:n], Client: from, Listener: l.name}, *out)
+			defer smallPool.Put(in)
+			out := smallPool.Get().(*[]byte)
+			defer smallPool.Put(out)
+			reply := l.res.HandlePacket(ctx, Packet{Data: data, Client: from, Listener: l.name}, *out)
 			if reply != nil {
 				// A failed send is the client's loss, like a dropped packet.
 				_, _ = l.conn.WriteToUDPAddrPort(reply, from)
@@ -140,10 +149,10 @@ func (l *tcpListener) closeConns() {
 
 func (l *tcpListener) conn(ctx context.Context, c net.Conn) {
 	from, _ := netip.ParseAddrPort(c.RemoteAddr().String())
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	out := bufPool.Get().(*[]byte)
-	defer bufPool.Put(out)
+	bp := largePool.Get().(*[]byte)
+	defer largePool.Put(bp)
+	out := largePool.Get().(*[]byte)
+	defer largePool.Put(out)
 	var lenb [2]byte
 	for {
 		c.SetReadDeadline(time.Now().Add(tcpIdle)) // fails only once closed; the read then fails

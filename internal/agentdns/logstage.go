@@ -10,15 +10,10 @@ import (
 	"github.com/sidecarhq/sidecar/internal/agentdns/events"
 )
 
-// EventSink takes one event per query. *events.Writer is one.
-type EventSink interface {
-	Write(e *events.Event)
-}
-
 // logStage times each query and writes its event after the rest of the
 // chain has answered: one record per decision.
 type logStage struct {
-	out EventSink
+	out *events.Writer
 	now func() time.Time
 }
 

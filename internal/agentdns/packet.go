@@ -3,6 +3,7 @@ package agentdns
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"net/netip"
 
 	"github.com/miekg/dns"
@@ -41,7 +42,7 @@ func (r *Resolver) HandlePacket(ctx context.Context, p Packet, buf []byte) []byt
 	if err != nil || resp == nil {
 		resp = new(dns.Msg)
 		resp.SetRcode(req, dns.RcodeServerFailure)
-		q.EDE = &dns.EDNS0_EDE{InfoCode: dns.ExtendedErrorCodeNetworkError, ExtraText: "sidecar: upstream resolvers did not answer"}
+		q.EDE = failureEDE(err)
 	}
 	resp.Id, resp.Response, resp.Opcode = req.Id, true, req.Opcode
 	resp.RecursionDesired, resp.RecursionAvailable = req.RecursionDesired, true
@@ -60,6 +61,18 @@ func (r *Resolver) HandlePacket(ctx context.Context, p Packet, buf []byte) []byt
 		return servFail(req, buf)
 	}
 	return out
+}
+
+// failureEDE says why a query got SERVFAIL, in words fit for the client:
+// the error itself stays in the event log.
+func failureEDE(err error) *dns.EDNS0_EDE {
+	switch {
+	case errors.Is(err, ErrUpstream):
+		return &dns.EDNS0_EDE{InfoCode: dns.ExtendedErrorCodeNetworkError, ExtraText: "sidecar: upstream resolvers did not answer"}
+	case errors.Is(err, ErrSink):
+		return &dns.EDNS0_EDE{InfoCode: dns.ExtendedErrorCodeOther, ExtraText: "sidecar: the firewall could not be opened for this answer"}
+	}
+	return &dns.EDNS0_EDE{InfoCode: dns.ExtendedErrorCodeOther, ExtraText: "sidecar: internal error"}
 }
 
 // formErr answers a packet that does not parse: the header's ID and opcode

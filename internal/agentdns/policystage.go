@@ -2,10 +2,10 @@ package agentdns
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/miekg/dns"
 
@@ -29,7 +29,6 @@ type policyStage struct {
 	set  *policies
 	inv  *inventory.Store
 	sink AddressSink
-	now  func() time.Time
 }
 
 func (*policyStage) Name() string { return "policy" }
@@ -46,7 +45,7 @@ func (s *policyStage) ServeDNS(ctx context.Context, q *Query, next Next) (*dns.M
 	status, decided, _ := s.inv.Lookup(p.Name, q.Name)
 	d := p.Decide(q.Name, standing(status, decided))
 	q.Policy, q.Verdict, q.Rule = p.Name, d.Verdict, d.Rule
-	obs := inventory.Observation{Time: s.now(), Rule: d.Rule, Type: typeName(q.Type)}
+	obs := inventory.Observation{Time: q.Start, Rule: d.Rule, Type: typeName(q.Type)}
 
 	switch d.Verdict {
 	case policy.Hold:
@@ -68,7 +67,7 @@ func (s *policyStage) ServeDNS(ctx context.Context, q *Query, next Next) (*dns.M
 	obs.Addresses = answerAddrs(m)
 	if s.sink != nil && p.Mode == policy.Enforce && len(obs.Addresses) > 0 {
 		if err := s.sink.Add(ctx, p.Name, obs.Addresses); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", ErrSink, err)
 		}
 	}
 	obs.Status = inventory.Learned

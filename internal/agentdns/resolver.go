@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sidecarhq/sidecar/internal/agentdns/config"
+	"github.com/sidecarhq/sidecar/internal/agentdns/events"
 	"github.com/sidecarhq/sidecar/internal/agentdns/inventory"
 )
 
@@ -23,7 +24,7 @@ type resolverDeps struct {
 	cfg      *config.Config
 	policies *policies
 	inv      *inventory.Store
-	events   EventSink
+	events   *events.Writer
 	sink     AddressSink
 	tls      *tls.Config
 	now      func() time.Time
@@ -38,7 +39,7 @@ func newResolver(d resolverDeps) *Resolver {
 	c := newChain(
 		&logStage{out: d.events, now: d.now},
 		sanityStage{},
-		&policyStage{set: d.policies, inv: d.inv, sink: d.sink, now: d.now},
+		&policyStage{set: d.policies, inv: d.inv, sink: d.sink},
 		newCacheStage(d.cfg.Cache.MaxEntries, d.cfg.Cache.MaxTTL, d.now),
 		&forwardStage{ups: ups},
 	)

@@ -33,6 +33,7 @@ admin socket and take effect at once. See docs/agentdns.md.`,
 	}
 	cmd.AddCommand(
 		newDNSServeCmd(env),
+		newDNSStatusCmd(env),
 		newDNSInventoryCmd(env),
 		newDNSDecideCmd(env, "approve"),
 		newDNSDecideCmd(env, "deny"),

@@ -201,6 +201,13 @@ policies:
 	if out := mustDNS(t, base, "baseline", "import", "-", sd); out != "imported into sandbox: 1 approved, 1 denied\n" {
 		t.Errorf("baseline import: %q", out)
 	}
+	status := mustDNS(t, "", "status", sd)
+	for _, want := range []string{"listener   main     " + addr + " (udp, tcp)", "policy     sandbox  mode enforce, default allow, hold first seen true, hold ttl 5s, block 0.0.0.0 ::, 2 allow and 0 deny patterns",
+		"inventory  2 names", "stage      policy   3 queries, 1 answered here, 0 errors"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status lacks %q:\n%s", want, status)
+		}
+	}
 	if out := mustDNS(t, "", "templates", "show", "pypi"); out != "# pypi version 1: Python Package Index (pip, uv)\n# import in dns.yaml with: templates: [pypi@1]\npypi.org\nfiles.pythonhosted.org\n" {
 		t.Errorf("templates show: %q", out)
 	}

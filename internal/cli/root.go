@@ -67,8 +67,10 @@ decision to a hash-chained audit log.`,
 		newTestCmd(env),
 		newLogCmd(env),
 		newPolicyCmd(env),
+		newApproveCmd(env),
 		newDemoCmd(env),
 		newVerifyCmd(env),
+		newDNSCmd(env),
 		newVersionCmd(env),
 	)
 	return root

@@ -31,8 +31,10 @@ func (s stubControl) Approve(p, n string) (inventory.Entry, error) {
 func (s stubControl) Deny(p, n string) (inventory.Entry, error) {
 	return inventory.Entry{Policy: p, Name: n, Status: inventory.Denied}, s.err
 }
-func (s stubControl) SetMode(p, m string) (Policy, error)    { return Policy{Name: p, Mode: m}, s.err }
-func (s stubControl) SetDefault(p, a string) (Policy, error) { return Policy{Name: p, Default: a}, s.err }
+func (s stubControl) SetMode(p, m string) (Policy, error) { return Policy{Name: p, Mode: m}, s.err }
+func (s stubControl) SetDefault(p, a string) (Policy, error) {
+	return Policy{Name: p, Default: a}, s.err
+}
 func (s stubControl) ExportBaseline(p string) (Baseline, error) {
 	return Baseline{Version: 1, Policy: p}, s.err
 }

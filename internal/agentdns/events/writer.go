@@ -1,7 +1,6 @@
 package events
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -50,20 +49,14 @@ func Open(dir string, o Options) (*Writer, error) {
 	}}, nil
 }
 
-// Write buffers e as one JSON line.
+// Write buffers e as one JSON line. It does not keep e.
 func (w *Writer) Write(e *Event) {
-	b, err := json.Marshal(e)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return
 	}
-	if err != nil {
-		// Event has only plain fields; record rather than drop silently.
-		w.err = errors.Join(w.err, fmt.Errorf("encode event: %w", err))
-		return
-	}
-	w.buf = append(append(w.buf, b...), '\n')
+	w.buf = append(e.AppendJSON(w.buf), '\n')
 	if len(w.buf) >= flushAt {
 		w.flushLocked()
 	}

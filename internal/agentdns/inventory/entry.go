@@ -68,39 +68,3 @@ type Observation struct {
 	// Addresses are the A and AAAA addresses answered.
 	Addresses []netip.Addr
 }
-
-func (e *Entry) observe(o Observation) {
-	if !e.Decided {
-		e.Status = o.Status
-	}
-	e.Rule = o.Rule
-	if e.FirstSeen.IsZero() {
-		e.FirstSeen = o.Time
-	}
-	e.LastSeen = o.Time
-	e.Count++
-	if o.Type != "" && !contains(e.Types, o.Type) && len(e.Types) < MaxTypes {
-		e.Types = append(e.Types, o.Type)
-	}
-	for _, a := range o.Addresses {
-		if !contains(e.Addresses, a) && len(e.Addresses) < MaxAddresses {
-			e.Addresses = append(e.Addresses, a)
-		}
-	}
-}
-
-func (e *Entry) clone() Entry {
-	c := *e
-	c.Types = append([]string(nil), e.Types...)
-	c.Addresses = append([]netip.Addr(nil), e.Addresses...)
-	return c
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}

@@ -30,11 +30,12 @@ type journalLine struct {
 	Entry Entry  `json:"e"`
 }
 
+// put restores a saved entry; only load calls it, before any query.
 func (s *Store) put(e Entry) {
-	k := key{e.Policy, e.Name}
 	sh := s.shard(e.Policy, e.Name)
-	c := e
-	sh.m[k] = &c
+	sh.mu.Lock()
+	sh.put(e)
+	sh.mu.Unlock()
 }
 
 // load reads the snapshot, then replays the journal. A last line cut short
@@ -56,7 +57,14 @@ func (s *Store) load() error {
 		}
 		s.seq, s.sBytes = snap.Seq, int64(len(b))
 	}
-	return s.replay()
+	if err := s.replay(); err != nil {
+		return err
+	}
+	// What was just read is on disk already.
+	for i := range s.sh {
+		s.sh[i].clearDirty()
+	}
+	return nil
 }
 
 func (s *Store) replay() error {
@@ -122,33 +130,42 @@ func (s *Store) flushLocked() error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	seq := s.seq + 1
+	var changed []Entry
 	for i := range s.sh {
 		sh := &s.sh[i]
 		sh.mu.Lock()
-		for k := range sh.dirty {
-			if e, ok := sh.m[k]; ok {
-				// Encoding under the shard lock keeps the entry still;
-				// an entry is a few hundred bytes.
-				if err := enc.Encode(journalLine{Seq: seq, Entry: *e}); err != nil {
-					sh.mu.Unlock()
-					return fmt.Errorf("encode inventory entry: %w", err)
-				}
-			}
-		}
-		clear(sh.dirty)
+		changed = append(changed, sh.takeDirty()...)
 		sh.mu.Unlock()
 	}
-	if buf.Len() == 0 {
+	if len(changed) == 0 {
 		return nil
 	}
-	if _, err := s.journal.Write(buf.Bytes()); err != nil {
+	for _, e := range changed {
+		// An Entry is strings, numbers, times and addresses: it encodes.
+		_ = enc.Encode(journalLine{Seq: seq, Entry: e})
+	}
+	if err := s.writeJournal(buf.Bytes()); err != nil {
+		// Not on disk: mark them changed again for the next Flush.
+		for _, e := range changed {
+			sh := s.shard(e.Policy, e.Name)
+			sh.mu.Lock()
+			sh.markDirty(e.Policy, e.Name)
+			sh.mu.Unlock()
+		}
+		return err
+	}
+	s.seq = seq
+	s.jBytes += int64(buf.Len())
+	return nil
+}
+
+func (s *Store) writeJournal(b []byte) error {
+	if _, err := s.journal.Write(b); err != nil {
 		return fmt.Errorf("append inventory journal: %w", err)
 	}
 	if err := s.journal.Sync(); err != nil {
 		return fmt.Errorf("sync inventory journal: %w", err)
 	}
-	s.seq = seq
-	s.jBytes += int64(buf.Len())
 	return nil
 }
 

@@ -47,21 +47,12 @@ type Store struct {
 	compactAt int64
 }
 
-type key struct{ policy, name string }
-
-type shard struct {
-	mu    sync.RWMutex
-	m     map[key]*Entry
-	dirty map[key]struct{}
-}
-
 // Open loads the inventory kept in dir (creating nothing until the first
 // write) and opens its journal for appending.
 func Open(dir string) (*Store, error) {
 	s := &Store{dir: dir, seed: maphash.MakeSeed(), compactAt: compactAt}
 	for i := range s.sh {
-		s.sh[i].m = map[key]*Entry{}
-		s.sh[i].dirty = map[key]struct{}{}
+		s.sh[i] = newShard(s.seed)
 	}
 	if err := s.load(); err != nil {
 		return nil, err
@@ -88,41 +79,37 @@ func (s *Store) shard(policy, name string) *shard {
 func (s *Store) Lookup(policy, name string) (st Status, decided, ok bool) {
 	sh := s.shard(policy, name)
 	sh.mu.RLock()
-	e, ok := sh.m[key{policy, name}]
-	if ok {
-		st, decided = e.Status, e.Decided
+	if sl := sh.find(policy, name); sl != nil {
+		st, decided, ok = sl.status.status(), sl.decided, true
 	}
 	sh.mu.RUnlock()
 	return st, decided, ok
 }
 
-// Get returns a copy of the entry for name under policy.
+// Get returns the entry for name under policy.
 func (s *Store) Get(policy, name string) (Entry, bool) {
 	sh := s.shard(policy, name)
 	sh.mu.RLock()
 	defer sh.mu.RUnlock()
-	e, ok := sh.m[key{policy, name}]
+	p, ok := sh.pols.find(policy)
 	if !ok {
 		return Entry{}, false
 	}
-	return e.clone(), true
+	i := sh.index(p, name, sh.hash(p, name))
+	if i < 0 {
+		return Entry{}, false
+	}
+	return sh.entry(i), true
 }
 
 // Observe records one query's outcome and reports whether this was the
 // first time policy saw name. It changes memory only; Flush persists it.
 func (s *Store) Observe(policy, name string, o Observation) (first bool) {
-	k := key{policy, name}
 	sh := s.shard(policy, name)
 	sh.mu.Lock()
-	e, ok := sh.m[k]
-	if !ok {
-		e = &Entry{Policy: policy, Name: name}
-		sh.m[k] = e
-	}
-	e.observe(o)
-	sh.dirty[k] = struct{}{}
+	first = sh.observe(policy, name, o)
 	sh.mu.Unlock()
-	return !ok
+	return first
 }
 
 // Decision is a person's verdict on one name.
@@ -145,16 +132,9 @@ func (s *Store) Decide(policy, name string, st Status, rule string, now time.Tim
 // journal write before returning.
 func (s *Store) DecideMany(policy string, ds []Decision, rule string, now time.Time) error {
 	for _, d := range ds {
-		k := key{policy, d.Name}
 		sh := s.shard(policy, d.Name)
 		sh.mu.Lock()
-		e, ok := sh.m[k]
-		if !ok {
-			e = &Entry{Policy: policy, Name: d.Name, FirstSeen: now}
-			sh.m[k] = e
-		}
-		e.Status, e.Decided, e.Rule = d.Status, true, rule
-		sh.dirty[k] = struct{}{}
+		sh.decide(policy, d.Name, d.Status, rule, now)
 		sh.mu.Unlock()
 	}
 	return s.Flush()
@@ -173,9 +153,10 @@ func (s *Store) List(f Filter) []Entry {
 	for i := range s.sh {
 		sh := &s.sh[i]
 		sh.mu.RLock()
-		for _, e := range sh.m {
-			if (f.Policy == "" || e.Policy == f.Policy) && (f.Status == "" || e.Status == f.Status) {
-				out = append(out, e.clone())
+		for j := range sh.slots {
+			sl := &sh.slots[j]
+			if (f.Policy == "" || sh.pols.str(sl.pol) == f.Policy) && (f.Status == "" || sl.status.status() == f.Status) {
+				out = append(out, sh.entry(int32(j)))
 			}
 		}
 		sh.mu.RUnlock()
@@ -194,7 +175,7 @@ func (s *Store) Len() int {
 	n := 0
 	for i := range s.sh {
 		s.sh[i].mu.RLock()
-		n += len(s.sh[i].m)
+		n += len(s.sh[i].slots)
 		s.sh[i].mu.RUnlock()
 	}
 	return n

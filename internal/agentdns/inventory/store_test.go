@@ -218,3 +218,26 @@ func TestParseStatus(t *testing.T) {
 		t.Errorf("ParseStatus(x) = %v", err)
 	}
 }
+
+func TestEntryLimits(t *testing.T) {
+	s := open(t, t.TempDir())
+	defer s.Close()
+	var want []netip.Addr
+	for i := 0; i < 40; i++ {
+		a := netip.AddrFrom4([4]byte{192, 0, 2, byte(i)})
+		if i%2 == 1 {
+			a = netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 15: byte(i)})
+		}
+		if i < MaxAddresses {
+			want = append(want, a)
+		}
+		s.Observe("p", "many.example", Observation{Time: t0, Status: Learned, Type: fmt.Sprintf("TYPE%d", i%20), Addresses: []netip.Addr{a, a}})
+	}
+	e, _ := s.Get("p", "many.example")
+	if diff := cmp.Diff(want, e.Addresses, cmpAddr); diff != "" {
+		t.Errorf("addresses (-want +got):\n%s", diff)
+	}
+	if len(e.Types) != MaxTypes || e.Types[0] != "TYPE0" || e.Count != 40 {
+		t.Errorf("types %v count %d; want the first %d types, count 40", e.Types, e.Count, MaxTypes)
+	}
+}
