@@ -5,10 +5,10 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 10s
 
-.PHONY: help build run demo test unit fuzz plugin lint bench clean
+.PHONY: help build run demo test unit fuzz plugin lint bench bench-exec bench-dns clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build bin/sidecar
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/sidecar
@@ -34,8 +34,13 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-bench: ## benchmarks beside their baselines (ssh, the bash floor)
+bench: bench-exec bench-dns ## every benchmark beside its baseline
+
+bench-exec: ## exec round trip beside ssh and the bare-bash floor; resource checks
 	./bench/run.sh
+
+bench-dns: ## Agent DNS beside CoreDNS under dnsperf
+	./bench/dns/run.sh
 
 clean: ## remove build output
 	rm -rf bin

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 )
@@ -20,8 +19,8 @@ const (
 
 // converse holds one prompt on an open terminal, in this order: make sure
 // reading tty cannot stop the process, discard what was typed so far, show
-// the prompt, read one line, and print the outcome. Every step that fails
-// denies.
+// the prompt, read one line (and for d, a second line: the reason), and
+// print the outcome. Every step that fails denies.
 //
 // Input is discarded just before the prompt is written rather than just
 // after: otherwise an answer typed the moment the prompt appears could be
@@ -65,17 +64,35 @@ func (p *Prompter) converse(ctx context.Context, tty TTY, req Request) Answer {
 
 	line, err := readLine(tty, maxAnswer)
 	ctxErr := ctx.Err()
+	if ctxErr == nil && err == nil && ParseChoice(line) == ChoiceReason {
+		line, err = p.readReason(tty)
+		ctxErr = ctx.Err()
+		if err == nil || errors.Is(err, errLineTooLong) {
+			stop()
+			a := AnswerFor(ChoiceReason, line)
+			p.confirm(tty, "denied; the agent is told: "+Escape(a.Reason)+"\n")
+			return a
+		}
+	}
 	stop()
 	switch {
 	case ctxErr != nil:
-		p.confirm(tty, "\nrequest cancelled: denied\n")
+		var w *Withdrawn
+		if errors.As(context.Cause(ctx), &w) {
+			p.confirm(tty, "\n"+Escape(w.Why)+"\n")
+		} else {
+			p.confirm(tty, "\nrequest cancelled: denied\n")
+		}
 		return cancelled(ctxErr)
-	case err == nil && isYes(line):
+	case err == nil && ParseChoice(line) == ChoiceOnce:
 		p.confirm(tty, "approved\n")
-		return Answer{Approved: true, Approval: ApprovalUser}
+		return AnswerFor(ChoiceOnce, "")
+	case err == nil && ParseChoice(line) == ChoiceAlways:
+		p.confirm(tty, "approved; this exact command runs without asking for the rest of the session\n")
+		return AnswerFor(ChoiceAlways, "")
 	case err == nil || errors.Is(err, errLineTooLong):
 		p.confirm(tty, "denied\n")
-		return Answer{Approval: ApprovalUser, Reason: "the person at the keyboard declined"}
+		return AnswerFor(ChoiceNo, "")
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		waited := formatDuration(p.wait)
 		p.confirm(tty, "\nno answer in "+waited+": denied\n")
@@ -93,6 +110,24 @@ func (p *Prompter) converse(ctx context.Context, tty TTY, req Request) Answer {
 		}
 	}
 }
+
+// readReason asks for the reason of a d answer, with a fresh wait.
+func (p *Prompter) readReason(tty TTY) (string, error) {
+	if err := tty.SetDeadline(time.Now().Add(p.wait)); err != nil {
+		return "", fmt.Errorf("set terminal deadline: %w", err)
+	}
+	if _, err := io.WriteString(tty, reasonLine); err != nil {
+		return "", fmt.Errorf("show reason prompt: %w", err)
+	}
+	return readLine(tty, 4*MaxReason)
+}
+
+// Withdrawn is the cause (see context.WithCancelCause) that tells a shown
+// prompt its request was answered or ended elsewhere; the prompt prints
+// Why instead of asking on.
+type Withdrawn struct{ Why string }
+
+func (w *Withdrawn) Error() string { return "withdrawn: " + w.Why }
 
 // wakeOnDone makes a blocked write or read on tty return as soon as ctx
 // ends, by moving its deadline into the past. The returned stop undoes that
@@ -117,13 +152,4 @@ func wakeOnDone(ctx context.Context, tty TTY) (stop func()) {
 func (p *Prompter) confirm(tty TTY, text string) {
 	_ = tty.SetDeadline(time.Now().Add(confirmWait))
 	_, _ = io.WriteString(tty, text)
-}
-
-// isYes reports whether line approves.
-func isYes(line string) bool {
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true
-	}
-	return false
 }

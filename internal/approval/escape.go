@@ -24,7 +24,12 @@ import (
 //     characters (Unicode category Cf, which includes U+200B–U+200F,
 //     U+202A–U+202E, U+2060, U+2066–U+2069, U+061C, U+FEFF, U+00AD and the
 //     tag characters), line and paragraph separators, spaces other than
-//     U+0020, variation selectors and blank-looking fillers become <U+XXXX>.
+//     U+0020, variation selectors and blank-looking fillers become <U+XXXX>;
+//   - characters that pass for ASCII become <U+XXXX>: fullwidth forms,
+//     mathematical letters and lookalike dashes, slashes and pipes always,
+//     and Cyrillic, Greek or Armenian letters drawn like Latin ones in a
+//     word that could pass for plain ASCII ("сat", but not "привет"); see
+//     lookalike.go.
 //
 // Backslashes in s are left alone, so a command that literally contains the
 // text \x1b is shown the same as one containing the ESC byte; both are
@@ -49,7 +54,7 @@ func needsEscape(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || r < 0x20 || r == 0x7f || isC1(r) || hidden(r) {
+		if (r == utf8.RuneError && size == 1) || r < 0x20 || r == 0x7f || isC1(r) || hidden(r) || hasLookalike(r) {
 			return true
 		}
 		i += size
@@ -62,9 +67,20 @@ func needsEscape(s string) bool {
 // columns it takes. Keeping units whole lets the prompt wrap long lines
 // without splitting an escape such as <U+202E> across two rows.
 func visit(s string, emit func(text string, width int)) {
+	passable, wordEnd := false, 0
 	for i := 0; i < len(s); {
+		if i >= wordEnd && !isBlank(s[i]) {
+			wordEnd = i
+			for wordEnd < len(s) && !isBlank(s[wordEnd]) {
+				wordEnd++
+			}
+			passable = passesForASCII(s[i:wordEnd])
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case alwaysLookalike(r) || passable && latinLookalikes[r]:
+			u := codePoint(r)
+			emit(u, len(u))
 		case r == utf8.RuneError && size == 1:
 			emit(hexByte(s[i]), 4)
 		case r == '\n':

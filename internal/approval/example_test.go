@@ -29,3 +29,18 @@ func ExamplePrompter_Ask() {
 	// false no_tty
 	// no terminal to ask on (/dev/tty unavailable)
 }
+
+// A Gate answers from a grant once a person has said "always" to that
+// exact command in that session; with nobody to ask, it answers no.
+func ExampleGate() {
+	grants := approval.NewGrants(0)
+	grants.Add("default", "make test")
+	g := approval.NewGate(approval.GateOptions{Grants: grants})
+	for _, cmd := range []string{"make test", "make test && make deploy"} {
+		a := g.Ask(context.Background(), approval.Request{Session: "default", Command: cmd})
+		fmt.Println(a.Approved, a.Approval)
+	}
+	// Output:
+	// true grant
+	// false no_tty
+}

@@ -1,11 +1,18 @@
-// Package approval asks the person at the keyboard whether a command may
-// run. It fails closed: an answer other than yes, no answer in time, no
-// terminal to ask on, or any failure on the way is a denial.
+// Package approval asks a person whether a command may run. It fails
+// closed: an answer other than yes or always, no answer in time, nobody to
+// ask, or any failure on the way is a denial.
 //
-// A Prompter shows one prompt at a time on the terminal; concurrent callers
+// A Prompter shows one prompt at a time on a terminal; concurrent callers
 // wait their turn in arrival order. Each prompt opens the terminal afresh,
 // so a daemon started without one denies every request rather than failing
-// to start.
+// to start. The person answers y (once), a (always: this exact command
+// string, for the rest of the session), n, or d (no, with a reason typed
+// for the agent).
+//
+// A Gate is what the daemon asks: it answers from Grants (earlier "always"
+// answers), and otherwise asks the terminal and the attached approvers
+// (package approver) at once; the first answer wins and the other question
+// is withdrawn.
 package approval
 
 import (
@@ -66,9 +73,10 @@ func New(opts Options) *Prompter {
 	return p
 }
 
-// Ask shows req on the terminal and waits for the person's answer: "y" or
-// "yes" (any case, surrounding spaces ignored) approves; anything else, an
-// empty line included, denies. Keys typed before the prompt appeared are
+// Ask shows req on the terminal and waits for the person's answer (see
+// ParseChoice): y approves, a approves with Answer.Always set, d asks for a
+// reason line and denies with it, anything else, an empty line included,
+// denies. Keys typed before the prompt appeared are
 // discarded. With no answer within the Prompter's wait it denies with
 // ApprovalTimeout; without a usable terminal it denies with ApprovalNoTTY.
 //

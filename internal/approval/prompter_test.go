@@ -35,6 +35,15 @@ func TestAskAnswers(t *testing.T) {
 		{"empty line is the default no", "\n", declined, "denied"},
 		{"maybe", "maybe\n", declined, "denied"},
 		{"yes and more", "yes please\n", declined, "denied"},
+		{"a is always", "a\n", Answer{Approved: true, Approval: ApprovalUser, Always: true},
+			"approved; this exact command runs without asking for the rest of the session"},
+		{"always spelled out", " Always\n", Answer{Approved: true, Approval: ApprovalUser, Always: true},
+			"approved; this exact command runs without asking for the rest of the session"},
+		{"d with a reason", "d\nrun the tests with make check\x1b[2J\n",
+			Answer{Approval: ApprovalUser, Reason: "the person declined: run the tests with make check[2J",
+				PersonReason: "run the tests with make check[2J"},
+			"denied; the agent is told: the person declined: run the tests with make check[2J"},
+		{"d with an empty reason", "d\n\n", declined, "denied; the agent is told: the person at the keyboard declined"},
 		{"y after spaces past the length limit", "y" + strings.Repeat(" ", 200) + "\n", declined, "denied"},
 		{"end of input", "\x04", Answer{Approval: ApprovalUser, Reason: "the approval prompt's input ended without an answer"}, "end of input: denied"},
 	}
@@ -165,4 +174,19 @@ func TestAskWithoutUsableTerminal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAskWithdrawn: a prompt whose request was answered elsewhere says so
+// and stops asking.
+func TestAskWithdrawn(t *testing.T) {
+	term := newTerminal(t)
+	p := New(Options{OpenTTY: term.open, Wait: hangGuard, Now: fixedNow})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	got := ask(ctx, p, testRequest("r1", "rm -rf build"))
+	off := term.waitFor(promptLine, 0)
+	cancel(&Withdrawn{Why: "answered in sidecar approve: approved"})
+	if a := receive(t, got); a.Approval != ApprovalCancelled || a.Approved {
+		t.Errorf("answer = %+v, want cancelled", a)
+	}
+	term.waitFor("\r\nanswered in sidecar approve: approved\r\n", off)
 }

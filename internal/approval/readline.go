@@ -14,7 +14,8 @@ var errLineTooLong = errors.New("answer line too long")
 // line without its terminator. A line ends at '\n', or at '\r' for a
 // terminal in raw mode; anything after the terminator in the same read is
 // dropped. A line longer than limit bytes is read to its end and reported
-// as errLineTooLong, so it can never be mistaken for its first bytes.
+// as errLineTooLong, with its first bytes (up to limit): a caller that
+// takes the line as an answer must not mistake it for them.
 // Read errors, including io.EOF before a terminator and a passed deadline
 // (os.ErrDeadlineExceeded), are returned as they are.
 func readLine(r io.Reader, limit int) (string, error) {
@@ -32,12 +33,12 @@ func readLine(r io.Reader, limit int) (string, error) {
 		}
 		if len(line)+len(chunk) > limit {
 			overflow = true
-		} else {
-			line = append(line, chunk...)
+			chunk = chunk[:limit-len(line)]
 		}
+		line = append(line, chunk...)
 		if end >= 0 {
 			if overflow {
-				return "", errLineTooLong
+				return string(line), errLineTooLong
 			}
 			return string(line), nil
 		}

@@ -9,7 +9,8 @@ import (
 
 const (
 	promptTitle = "Sidecar: a remote agent wants to run a command"
-	promptLine  = "Approve? [y/N] "
+	promptLine  = "Approve? [y/a/N/d] "
+	reasonLine  = "Reason for the agent (one line): "
 	timeLayout  = "2006-01-02 15:04:05 MST"
 
 	maxBoxWidth = 100 // columns, borders included
@@ -30,15 +31,24 @@ const (
 // of a multi-line command gets its own row, "$ " before the first and "> "
 // before the rest, as a shell shows them.
 func render(req Request, at time.Time, wait time.Duration) string {
+	when := at.Format(timeLayout)
+	if !req.At.IsZero() {
+		when = req.At.In(at.Location()).Format(timeLayout)
+		if waited := at.Sub(req.At).Truncate(time.Second); waited >= time.Second {
+			when += " (waiting " + waited.String() + ")"
+		}
+	}
 	fields := []struct{ label, value string }{
-		{"time", at.Format(timeLayout)},
+		{"time", when},
 		{"request", req.ID},
 		{"client", req.Client},
 		{"session", req.Session},
 		{"cwd", req.Cwd},
 		{"timeout", formatTimeout(req.Timeout)},
 		{"why", req.Why},
-		{"answer", "y to run it; anything else, or no answer within " + formatDuration(wait) + ", denies"},
+		{"answer", "y once · a always (this exact command, this session)"},
+		{"", "n no · d no, with a reason you type for the agent"},
+		{"", "no answer within " + formatDuration(wait) + " is no"},
 	}
 	commandLines := strings.Split(req.Command, "\n")
 
@@ -46,7 +56,7 @@ func render(req Request, at time.Time, wait time.Duration) string {
 	inner := displayWidth(promptTitle) + 2
 	for i, f := range fields {
 		value := f.value
-		if value == "" {
+		if value == "" && f.label != "" {
 			value = "(not given)"
 		}
 		values[i] = units(value)

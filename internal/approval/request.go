@@ -18,11 +18,15 @@ type Request struct {
 	Why string
 	// Timeout is the command's own timeout, shown to the person.
 	Timeout time.Duration
+	// At is when the request arrived; the prompt shows it and how long it
+	// has waited. Zero: the time the prompt is shown.
+	At time.Time
 }
 
 // How an Answer was reached; the values of Answer.Approval.
 const (
-	ApprovalUser      = "user"      // the person answered at the prompt
+	ApprovalUser      = "user"      // the person answered at a prompt
+	ApprovalGrant     = "grant"     // an earlier "always" answer for this exact command in this session
 	ApprovalTimeout   = "timeout"   // the prompt was shown and nobody answered in time
 	ApprovalNoTTY     = "no_tty"    // nobody could be asked: no usable terminal
 	ApprovalCancelled = "cancelled" // the caller's context ended before an answer
@@ -36,6 +40,13 @@ type Answer struct {
 	// Reason says why a command was denied, in words fit to send to the
 	// agent; empty when approved.
 	Reason string
+	// Always reports that the person approved this exact command string
+	// for the rest of the session (choice a).
+	Always bool
+	// Granted reports that the Gate recorded a grant for Always.
+	Granted bool
+	// PersonReason is the reason the person typed (choice d), cleaned.
+	PersonReason string
 	// Err is the local failure behind a no_tty or cancelled answer, for the
 	// daemon's own log. It may name local paths: never send it to the agent.
 	Err error

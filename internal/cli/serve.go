@@ -50,5 +50,6 @@ audit log is flushed, and it exits 0.`,
 	f.BoolVar(&cfg.NoAudit, "no-audit", false, "do not write the audit log")
 	f.BoolVar(&cfg.RotateToken, "rotate-token", false, "replace the token before serving (paired clients must pair again)")
 	f.StringVar(&stateDir, "state-dir", "", "state directory (default ~/.hermes/plugin-data/sidecar, or $SIDECAR_STATE_DIR)")
+	f.StringVar(&cfg.PolicyFile, "policy", "", "policy file with local rules (default: policy.yaml in the state directory, if it exists)")
 	return cmd
 }

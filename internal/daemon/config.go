@@ -48,8 +48,12 @@ type Config struct {
 	AuditSync             bool
 	RotateToken           bool
 	StateDir              string // already resolved (statedir.Resolve)
-	Stdout, Stderr        io.Writer
-	// Approver replaces the terminal prompt (the demo and tests use it).
+	// PolicyFile is --policy: the policy file to load instead of
+	// StateDir/policy.yaml. It must exist.
+	PolicyFile     string
+	Stdout, Stderr io.Writer
+	// Approver replaces the terminal prompt and the approver socket (the
+	// demo and tests use it).
 	Approver server.Approver
 }
 

@@ -12,9 +12,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/sidecarhq/sidecar/internal/approval"
 	"github.com/sidecarhq/sidecar/internal/audit"
-	"github.com/sidecarhq/sidecar/internal/policy"
 	"github.com/sidecarhq/sidecar/internal/runtime"
 	"github.com/sidecarhq/sidecar/internal/runtime/host"
 	"github.com/sidecarhq/sidecar/internal/server"
@@ -34,8 +32,9 @@ type Daemon struct {
 	server    *server.Server
 	runtime   runtime.Runtime
 	audit     *audit.Log
-	serveDone chan struct{} // closed when the serve loop returns
-	serveErr  error         // its error, readable once serveDone is closed
+	approvals *attachedApprovals // nil when Config.Approver replaced them
+	serveDone chan struct{}      // closed when the serve loop returns
+	serveErr  error              // its error, readable once serveDone is closed
 }
 
 // Start validates cfg, prepares every part and starts serving. The caller
@@ -55,13 +54,12 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if created {
 		fmt.Fprintf(c.Stderr, "sidecar: wrote a new token to %s\n", token.Path(c.StateDir))
 	}
-	classifier, err := policy.New(policy.Config{
+	classifier, err := BuildPolicy(PolicyOptions{
 		Mode: c.mode, Allow: c.allow, Deny: c.deny, Workspace: c.workspace,
-		AllowOutsideWorkspace: c.AllowOutsideWorkspace, Home: homeDir(), StateDir: c.StateDir,
-		ResolvePath: policy.ResolveExisting,
+		AllowOutsideWorkspace: c.AllowOutsideWorkspace, StateDir: c.StateDir, PolicyFile: c.PolicyFile,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("policy: %w", err)
+		return nil, err
 	}
 	rt, err := host.New(host.Options{})
 	if err != nil {
@@ -80,29 +78,32 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		}
 		auditLog = log
 	}
-	approver := c.Approver
-	if approver == nil {
-		approver = approval.New(approval.Options{Wait: c.ApprovalWait})
+	gate, attached, err := startApprovals(c)
+	if err != nil {
+		closeLog(log)
+		return nil, err
 	}
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(c.Host, strconv.Itoa(c.Port)))
 	if err != nil {
+		closeApprovals(attached)
 		closeLog(log)
 		return nil, fmt.Errorf("listen on %s:%d: %w", c.Host, c.Port, err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	srv, err := server.New(server.Config{
 		Version: c.Version, Token: tok, Workspace: c.workspace, AllowOutsideWorkspace: c.AllowOutsideWorkspace,
-		Mode: c.mode, PolicySummary: policySummary(c, classifier),
+		Mode: c.mode, PolicySummary: policySummary(classifier),
 		DefaultTimeout: c.Timeout, MaxTimeout: c.MaxTimeout, ApprovalTimeout: c.ApprovalWait, MaxOutput: c.MaxOutput,
 		MaxBody: DefaultMaxBody, MaxConcurrent: c.MaxConcurrent, AllowedHosts: allowedHosts(c),
-		Policy: classifier, Approver: approver, Audit: auditLog, Runtime: rt, Sessions: sessions,
+		Policy: classifier, Approver: gate, Audit: auditLog, Runtime: rt, Sessions: sessions,
 		BaseEnv: session.BaseEnv(os.LookupEnv),
 		Logger:  slog.New(slog.NewTextHandler(c.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		Started: time.Now(),
 	}, port)
 	if err != nil {
 		ln.Close()
+		closeApprovals(attached)
 		closeLog(log)
 		return nil, err
 	}
@@ -114,6 +115,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		server:    srv,
 		runtime:   rt,
 		audit:     log,
+		approvals: attached,
 		serveDone: make(chan struct{}),
 		http: &http.Server{
 			Handler:           srv.Handler(),
@@ -139,7 +141,7 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	if !errors.Is(d.serveErr, http.ErrServerClosed) {
 		errs = append(errs, fmt.Errorf("serve: %w", d.serveErr))
 	}
-	errs = append(errs, d.runtime.Close())
+	errs = append(errs, closeApprovals(d.approvals), d.runtime.Close())
 	if d.audit != nil {
 		errs = append(errs, d.audit.Close())
 	}

@@ -18,14 +18,19 @@ const maxRawNesting = 1000
 // analysis is everything the classifier learnt about one command string.
 type analysis struct {
 	prog      *program
-	cwd       string // as given, cleaned
-	realCwd   string // resolved when possible
+	res       *resolver // the call's own: it caches what it looked up
+	cwd       string    // as given, cleaned
+	realCwd   string    // resolved when possible
 	cwdInside bool
 	denial    *denial
 	limit     *limitHit // why the command was not analysed in full
 	commands  []SimpleCommand
 	safe      bool
 	unsafe    *unsafe // the first reason it is not safe
+	// ruled is the first allow prefix rule (in rule order) that the
+	// program needs, when every simple command is safe or matches one
+	// and nothing else about it is unsafe; nil otherwise.
+	ruled *rule
 }
 
 // limitHit is step 6 of the evaluation order.
@@ -51,13 +56,13 @@ func parseBashRecovering(src string) *syntax.File {
 // searches it for hard-deny categories and, when it could be analysed in
 // full, checks each simple command against the safe list.
 func (c *Classifier) analyze(command, cwd string) *analysis {
-	a := &analysis{cwd: cwd, realCwd: cwd}
-	if r, ok := c.resolve(cwd); ok {
+	a := &analysis{cwd: cwd, realCwd: cwd, res: newResolver(c.fs)}
+	if r, ok := a.res.real(cwd); ok {
 		a.realCwd = r
 		a.cwdInside = within(c.workspace, r)
 	}
-	if c.stateRaw(command, a.cwd, a.realCwd) {
-		a.denial = &denial{catState, "the command names or runs in " + c.stateDirs[0]}
+	if g := c.rawGuard(command, a.cwd, a.realCwd); g != nil {
+		a.denial = &denial{category: g.category, what: "the command names or runs in " + g.shown}
 	}
 	switch {
 	case len(command) > MaxCommandBytes:
@@ -74,14 +79,14 @@ func (c *Classifier) analyze(command, cwd string) *analysis {
 	}
 	a.prog = walkProgram(f, command, c.home)
 	if a.denial == nil {
-		a.denial = c.hardDeny(a.prog, a.cwd, a.realCwd)
+		a.denial = c.hardDeny(a.prog, a.res, a.cwd, a.realCwd)
 	}
 	if a.limit == nil {
 		switch {
 		case len(a.prog.calls) > MaxSimpleCommands:
 			a.limit = &limitHit{"too-many-commands", fmt.Sprintf("the command holds more than %d simple commands", MaxSimpleCommands)}
 		case a.prog.depth > MaxNesting:
-			a.limit = &limitHit{"too-deep", fmt.Sprintf("the command nests statements more than %d deep", MaxNesting)}
+			a.limit = &limitHit{"too-deep", fmt.Sprintf("the command nests groups, subshells, blocks or substitutions more than %d deep", MaxNesting)}
 		}
 	}
 	a.describe(c)
@@ -89,7 +94,8 @@ func (c *Classifier) analyze(command, cwd string) *analysis {
 }
 
 // describe fills in the simple commands and, when the program was analysed
-// in full, whether each is safe.
+// in full, whether each is safe, and whether allow prefix rules cover the
+// rest.
 func (a *analysis) describe(c *Classifier) {
 	calls := a.prog.calls
 	if len(calls) > MaxSimpleCommands {
@@ -97,9 +103,12 @@ func (a *analysis) describe(c *Classifier) {
 	}
 	var s *safeCheck
 	if a.limit == nil {
-		s = c.newSafeCheck(a.prog, a.cwd, a.realCwd)
+		s = c.newSafeCheck(a.prog, a.res, a.cwd, a.realCwd)
 		a.safe = true
 	}
+	allowRules := c.rules.prefixes(true)
+	ruledOK := s != nil && len(allowRules) > 0
+	firstRule := len(allowRules)
 	a.commands = make([]SimpleCommand, 0, len(calls))
 	for _, cl := range calls {
 		sc := describeCall(cl)
@@ -107,6 +116,11 @@ func (a *analysis) describe(c *Classifier) {
 			if u := s.call(cl); u != nil {
 				sc.Why = u.detail
 				a.markUnsafe(u)
+				if i := s.allowedByRule(cl, allowRules); i >= 0 {
+					firstRule = min(firstRule, i)
+				} else {
+					ruledOK = false
+				}
 			} else {
 				sc.Safe = true
 			}
@@ -116,16 +130,21 @@ func (a *analysis) describe(c *Classifier) {
 	if s == nil {
 		return
 	}
-	if s.intoState != "" && a.denial == nil {
-		a.denial = &denial{catState, s.intoState + ", through a symlink"}
+	if s.intoGuard != nil && a.denial == nil {
+		a.denial = &denial{category: s.intoGuard.category, what: s.intoGuardWord + ", through a symlink"}
 	}
 	for _, r := range a.prog.compound {
 		if u := s.redirect(r); u != nil {
 			a.markUnsafe(u)
+			ruledOK = false
 		}
 	}
 	for i := range a.prog.notes {
 		a.markUnsafe(&a.prog.notes[i])
+		ruledOK = false
+	}
+	if ruledOK && firstRule < len(allowRules) {
+		a.ruled = allowRules[firstRule]
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 // Classify decides what to do with command, started in the absolute
 // directory cwd ("" means the workspace), following the order documented
 // on Config. It never runs anything; it reads the file system only through
-// Config.ResolvePath. It is safe for concurrent use.
+// Config.FS. It is safe for concurrent use.
 func (c *Classifier) Classify(command, cwd string) Verdict {
 	if cwd == "" {
 		cwd = c.workspace
@@ -37,13 +37,11 @@ func (c *Classifier) Classify(command, cwd string) Verdict {
 		return v
 	}
 
-	for _, re := range c.deny {
-		if re.MatchString(command) {
-			return decide(Deny, ByRule, "deny-regex/"+re.String(), "the local deny rule "+re.String()+" matches this command")
-		}
+	if r := c.rules.rawMatch(false, command); r != nil {
+		return decide(Deny, ByRule, r.id(), "the local deny rule "+r.text()+" matches this command"+ruleWhy(r))
 	}
 	if a.denial != nil {
-		return decide(Deny, ByHardDeny, a.denial.rule(), a.denial.reason())
+		return decide(Deny, a.denial.approval(), a.denial.ruleID(), a.denial.reason())
 	}
 	switch c.mode {
 	case ModeDeny:
@@ -63,10 +61,12 @@ func (c *Classifier) Classify(command, cwd string) Verdict {
 		return decide(Ask, "", a.limit.rule, a.limit.detail+"; a person has to approve it")
 	}
 	if c.mode != ModeReadOnly {
-		for _, re := range c.allow {
-			if re.MatchString(command) {
-				return decide(Allow, ByRule, "allow-regex/"+re.String(), "the local allow rule "+re.String()+" matches this command")
-			}
+		if r := c.rules.rawMatch(true, command); r != nil {
+			return decide(Allow, ByRule, r.id(), "the local allow rule "+r.text()+" matches this command")
+		}
+		if r := a.ruled; r != nil {
+			return decide(Allow, ByRule, r.id(), "the local allow rule "+r.text()+
+				" covers every command that is not on the safe list")
 		}
 	}
 	if v.Safe {
@@ -84,4 +84,12 @@ func (c *Classifier) Classify(command, cwd string) Verdict {
 		return decide(Deny, ByMode, "mode/read-only", "read-only mode runs only the safe list: "+detail)
 	}
 	return decide(Ask, "", why, detail+"; a person has to approve it")
+}
+
+// ruleWhy is the rule's own words for the agent, if it has any.
+func ruleWhy(r *rule) string {
+	if r.reason == "" {
+		return ""
+	}
+	return ": " + r.reason
 }

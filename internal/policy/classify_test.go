@@ -32,7 +32,7 @@ func TestClassify(t *testing.T) {
 			}
 		}
 	}
-	lexical := func(c *Config) { c.ResolvePath = nil }
+	lexical := func(c *Config) { c.FS = nil }
 	outsideOK := func(c *Config) { c.AllowOutsideWorkspace = true }
 	stateInWS := func(c *Config) { c.StateDir = fx.ws + "/sub/.sidecar" }
 	if err := os.MkdirAll(fx.ws+"/sub/.sidecar", 0o700); err != nil {
@@ -99,7 +99,12 @@ func TestClassify(t *testing.T) {
 		{name: "ask/cd-in-loop", cmd: `for d in a b; do cd sub; done`, want: ask("not-safe/cwd")},
 		{name: "ask/param", cmd: `cat $f`, want: ask("not-safe/not-literal")},
 		{name: "ask/bare-param-echo", cmd: `echo $x`, want: ask("not-safe/not-literal")},
-		{name: "ask/glob", cmd: `ls *.txt`, want: ask("not-safe/not-literal")},
+		{name: "safe/glob-in-workspace", cmd: `ls *.txt`, want: safeAllow()},
+		{name: "ask/glob-may-match-symlink-out", cmd: `cat o*`, want: ask("not-safe/outside-workspace")},
+		{name: "ask/glob-bracket-may-match-anything", cmd: `cat [!z]*`, want: ask("not-safe/outside-workspace")},
+		{name: "ask/glob-in-directory-part", cmd: `cat */g.txt`, want: ask("not-safe/not-literal")},
+		{name: "ask/glob-in-option-value", cmd: `grep -e *.txt f.txt`, want: ask("not-safe/not-literal")},
+		{name: "ask/glob-as-grep-pattern", cmd: `grep *.txt f.txt`, want: ask("not-safe/not-literal")},
 		{name: "ask/brace", cmd: `cat {f,g}.txt`, want: ask("not-safe/not-literal")},
 		{name: "ask/cmdsubst", cmd: `echo "$(date)"`, want: ask("not-safe/not-literal")},
 		{name: "ask/tilde-user", cmd: `ls ~root`, want: ask("not-safe/not-literal")},
@@ -160,6 +165,8 @@ func TestClassify(t *testing.T) {
 		{name: "parse/read-only-denies", mode: ModeReadOnly, cmd: `ls |`, want: outcome{Deny, ByMode, "unparsable"}},
 		{name: "parse/hard-deny-before-error", mode: ModeAllow, cmd: "sudo id\n(", want: hardDeny(catPrivilege)},
 		{name: "limit/too-long", mode: ModeAllow, cmd: "echo " + strings.Repeat("a", MaxCommandBytes), want: ask("too-long")},
+		{name: "limit/long-list-is-not-deep", cmd: strings.Repeat("true && ", 100) + "ls", want: safeAllow()},
+		{name: "limit/long-pipeline-is-not-deep", cmd: strings.Repeat("cat f.txt | ", 100) + "wc -l", want: safeAllow()},
 		{name: "limit/too-many-commands", mode: ModeAllow, cmd: strings.Repeat("true; ", MaxSimpleCommands+1), want: ask("too-many-commands")},
 		{name: "limit/too-deep", mode: ModeAllow, cmd: strings.Repeat("( ", MaxNesting+1) + "ls" + strings.Repeat(" )", MaxNesting+1), want: ask("too-deep")},
 		{name: "limit/too-deep-read-only", mode: ModeReadOnly, cmd: strings.Repeat("{ ", MaxNesting+1) + "ls" + strings.Repeat("; }", MaxNesting+1), want: outcome{Deny, ByMode, "too-deep"}},
@@ -189,7 +196,7 @@ func TestClassify(t *testing.T) {
 		{name: "state/in-a-program-string", mode: ModeAllow, cmd: `python3 -c "print(open('{state}/token').read())"`, want: hardDeny(catState)},
 		{name: "state/in-redirect", mode: ModeAllow, cmd: `echo x > ~/.sidecar/audit.log`, want: hardDeny(catState)},
 		{name: "state/unparsable", mode: ModeAllow, cmd: `cat {state}/token '`, want: hardDeny(catState)},
-		{name: "state/inside-workspace-dir-read", cfg: stateInWS, cmd: `grep -r token .`, want: ask("not-safe/sidecar-state")},
+		{name: "state/inside-workspace-dir-read", cfg: stateInWS, cmd: `grep -r token .`, want: ask("not-safe/guarded-path")},
 		{name: "state/inside-workspace-other-read", cfg: stateInWS, cmd: `cat sub/g.txt`, want: safeAllow()},
 		{name: "state/symlink-into-state", mode: ModeAllow, cfg: stateInWS, cmd: `cat statelink/token`, want: hardDeny(catState)},
 		{name: "state/sibling-is-fine", mode: ModeAllow, cmd: `ls {home}/.sidecar-old`, want: outcome{Allow, ByPolicy, "mode/allow"}},

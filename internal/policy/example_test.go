@@ -32,3 +32,26 @@ func ExampleClassifier_Classify() {
 	// ask            not-safe/outside-workspace
 	// deny  hard_deny hard-deny/download-to-shell
 }
+
+func ExampleParseFile() {
+	text := []byte("deny:\n  - prefix: git push\nallow:\n  - prefix: go test\n  - regex: '(oops'\n")
+	_, err := policy.ParseFile("policy.yaml", text, "/home/ada")
+	fmt.Println(err)
+
+	f, err := policy.ParseFile("policy.yaml", text[:len(text)-20], "/home/ada")
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := policy.New(policy.Config{Mode: policy.ModeAsk, Workspace: "/work/project", File: f})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, cmd := range []string{`go test ./...`, `git push origin main`} {
+		v := c.Classify(cmd, "/work/project")
+		fmt.Printf("%-5s %-4s %s\n", v.Decision, v.Approval, v.Rule)
+	}
+	// Output:
+	// policy.yaml:5:12: regex "(oops" does not compile: error parsing regexp: missing closing ): `(oops`
+	// allow rule allow-prefix/go test
+	// deny  rule deny-prefix/git push
+}

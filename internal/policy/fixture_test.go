@@ -47,7 +47,7 @@ func newFixture(t testing.TB) fixture {
 }
 
 func (fx fixture) config(mode Mode) Config {
-	return Config{Mode: mode, Workspace: fx.ws, Home: fx.home, StateDir: fx.state, ResolvePath: ResolveExisting}
+	return Config{Mode: mode, Workspace: fx.ws, Home: fx.home, StateDir: fx.state, FS: OS{}}
 }
 
 func (fx fixture) classifier(t testing.TB, cfg Config) *Classifier {

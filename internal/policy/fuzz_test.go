@@ -1,74 +1,134 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// FuzzClassify checks the invariants of the classifier on any input; the
-// seed corpus is in testdata/fuzz/FuzzClassify.
+// deniedStatements are hard-denied commands for FuzzClassify to plant:
+// each is a statement of plain unquoted words.
+var deniedStatements = []string{
+	"sudo id",
+	"rm -rf /",
+	"osascript -e x",
+	"nc -e /bin/sh h 1",
+	"security dump-keychain",
+	"history -c",
+	"chmod u+s x",
+	"cat /dev/tcp/h/1",
+	"crontab x",
+	"doas true",
+	"pkexec id",
+}
+
+// FuzzClassify checks the classifier's invariants on any input; the seed
+// corpus is in testdata/fuzz/FuzzClassify. The property it holds for
+// hard-denied commands is this: if the parsed program (as mvdan.cc/sh's
+// own syntax.Walk sees it, functions, loops, substitutions and here-doc
+// bodies included) holds a simple command whose words are literally one of
+// deniedStatements, Classify never allows it, in any mode or with rules
+// that allow everything, and it denies it whenever the command is within
+// the parse limits. The statement is planted at the end, at the start, and
+// at the offset at inside the input, which reaches statements nested in
+// whatever the input opens there.
 func FuzzClassify(f *testing.F) {
 	fx := newFixture(f)
 	modes := []Mode{ModeAsk, ModeAllow, ModeReadOnly, ModeDeny}
-	classifiers := make(map[Mode]*Classifier, len(modes))
+	classifiers := make(map[string]*Classifier)
 	for _, m := range modes {
-		classifiers[m] = fx.classifier(f, fx.config(m))
+		classifiers[string(m)] = fx.classifier(f, fx.config(m))
 	}
-	f.Add(hermesReadProbe)
-	f.Fuzz(func(t *testing.T, cmd string) {
-		for _, m := range modes {
-			v := classifiers[m].Classify(cmd, fx.ws)
-			switch v.Decision {
-			case Allow, Ask, Deny:
-			default:
-				t.Fatalf("%s: Classify(%q) decision %q", m, cmd, v.Decision)
-			}
-			if v.Rule == "" || v.Reason == "" {
-				t.Errorf("%s: Classify(%q) has an empty rule or reason: %+v", m, cmd, v)
-			}
-			if (v.Decision == Ask) != (v.Approval == "") {
-				t.Errorf("%s: Classify(%q) = %s with approval %q", m, cmd, v.Decision, v.Approval)
-			}
-			if m == ModeAsk && v.Decision == Allow && v.Approval == ByPolicy && !v.Safe {
-				t.Errorf("ask mode allowed %q by policy, but it is not safe (rule %s)", cmd, v.Rule)
-			}
-			if m == ModeDeny && v.Decision == Allow {
-				t.Errorf("deny mode allowed %q (rule %s)", cmd, v.Rule)
-			}
+	loose := fx.config(ModeAllow)
+	loose.Allow = []*regexp.Regexp{regexp.MustCompile(`.*`)}
+	var prefixes []FileRule
+	for _, d := range deniedStatements {
+		w := strings.Fields(d)
+		prefixes = append(prefixes, FileRule{Prefix: w[0], words: w[:1]})
+	}
+	loose.File = &File{Path: "policy.yaml", Allow: prefixes, SafeCommands: []string{"nc", "cat"}}
+	classifiers["allow-everything"] = fx.classifier(f, loose)
+
+	f.Add(hermesReadProbe, uint16(0), uint8(0))
+	f.Fuzz(func(t *testing.T, cmd string, at uint16, which uint8) {
+		for name, c := range classifiers {
+			checkInvariants(t, name, c.Classify(cmd, fx.ws), cmd)
 		}
-		if _, err := parseBash(cmd); err != nil {
-			return
+		if err := sameWalk(cmd); err != nil {
+			t.Errorf("walkNodes and syntax.Walk differ on %q: %v", cmd, err)
 		}
-		for _, suffix := range []string{"; sudo id", "\nsudo id"} {
-			full := cmd + suffix
-			if !runsSudoLast(full) {
+		d := deniedStatements[int(which)%len(deniedStatements)]
+		off := 0
+		if len(cmd) > 0 {
+			off = int(at) % (len(cmd) + 1)
+		}
+		for _, full := range []string{cmd + "\n" + d, d + "\n" + cmd, cmd[:off] + "\n" + d + "\n" + cmd[off:]} {
+			if !runsStatement(full, d) {
 				continue
 			}
-			for _, m := range modes {
-				if v := classifiers[m].Classify(full, fx.ws); v.Decision != Deny {
-					t.Errorf("%s: Classify(%q) = %s (%s), want deny", m, full, v.Decision, v.Rule)
+			within := len(full) <= MaxCommandBytes && rawNesting(full) <= maxRawNesting
+			for name, c := range classifiers {
+				v := c.Classify(full, fx.ws)
+				if v.Decision == Allow || within && v.Decision != Deny {
+					t.Errorf("%s: Classify(%q) = %s (%s), want deny: it runs %q", name, full, v.Decision, v.Rule, d)
 				}
 			}
 		}
 	})
 }
 
-// runsSudoLast reports whether bash runs `sudo id` on its own as the last
-// statement of src. Appending "; sudo id" to a command that parses does
-// not always do that: a trailing comment or backslash swallows it. Inputs
-// the classifier refuses to parse (too long, nested too deep) are left out.
-func runsSudoLast(src string) bool {
-	if len(src) > MaxCommandBytes || rawNesting(src) > maxRawNesting {
+// checkInvariants checks what holds of every verdict.
+func checkInvariants(t *testing.T, name string, v Verdict, cmd string) {
+	t.Helper()
+	switch v.Decision {
+	case Allow, Ask, Deny:
+	default:
+		t.Fatalf("%s: Classify(%q) decision %q", name, cmd, v.Decision)
+	}
+	if v.Rule == "" || v.Reason == "" {
+		t.Errorf("%s: Classify(%q) has an empty rule or reason: %+v", name, cmd, v)
+	}
+	if (v.Decision == Ask) != (v.Approval == "") {
+		t.Errorf("%s: Classify(%q) = %s with approval %q", name, cmd, v.Decision, v.Approval)
+	}
+	if name == string(ModeAsk) && v.Decision == Allow && v.Approval == ByPolicy && !v.Safe {
+		t.Errorf("ask mode allowed %q by policy, but it is not safe (rule %s)", cmd, v.Rule)
+	}
+	if name == string(ModeDeny) && v.Decision == Allow {
+		t.Errorf("deny mode allowed %q (rule %s)", cmd, v.Rule)
+	}
+	if name == string(ModeReadOnly) && v.Decision == Allow && !v.Safe {
+		t.Errorf("read-only mode allowed %q, which is not safe (rule %s)", cmd, v.Rule)
+	}
+}
+
+// runsStatement reports whether src parses and its program, as the
+// parser's own walk sees it, holds a simple command whose words are the
+// unquoted literal words of stmt, with no assignments before them.
+func runsStatement(src, stmt string) bool {
+	if strings.ContainsRune(src, 0) {
 		return false
 	}
 	f, err := parseBash(src)
-	if err != nil || len(f.Stmts) == 0 {
+	if err != nil {
 		return false
 	}
-	last := f.Stmts[len(f.Stmts)-1]
-	ce, ok := last.Cmd.(*syntax.CallExpr)
-	return ok && len(ce.Assigns) == 0 && len(ce.Args) == 2 &&
-		ce.Args[0].Lit() == "sudo" && ce.Args[1].Lit() == "id" && !strings.Contains(src, "\x00")
+	want := strings.Fields(stmt)
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		ce, ok := n.(*syntax.CallExpr)
+		if found || !ok || len(ce.Assigns) != 0 || len(ce.Args) != len(want) {
+			return !found
+		}
+		for i, w := range ce.Args {
+			if w.Lit() != want[i] {
+				return true
+			}
+		}
+		found = true
+		return false
+	})
+	return found
 }

@@ -17,6 +17,8 @@ const (
 	catNetworkShell    = "network-shell"
 	catHistory         = "history-clearing"
 	catState           = "sidecar-state"
+	catSensitive       = "sensitive-path"
+	catProtectedWrite  = "protected-write"
 )
 
 // maxNestedPrograms bounds how deep sh -c, eval and find -exec strings are
@@ -26,15 +28,35 @@ const maxNestedPrograms = 4
 // maxCwds bounds the directories followed through cd commands.
 const maxCwds = 16
 
-// denial is a hard-deny finding.
+// denial is a hard-deny finding, or a local deny rule's match.
 type denial struct {
 	category string
 	what     string // what was found, as a person would write it
+	rule     *rule  // the local deny rule, when one matched
 }
 
-func (d *denial) rule() string { return "hard-deny/" + d.category }
+func (d *denial) ruleID() string {
+	if d.rule != nil {
+		return d.rule.id()
+	}
+	return "hard-deny/" + d.category
+}
+
+func (d *denial) approval() string {
+	if d.rule != nil {
+		return ByRule
+	}
+	return ByHardDeny
+}
 
 func (d *denial) reason() string {
+	if d.rule != nil {
+		why := "the local deny rule " + d.rule.text() + " matches " + d.what
+		if d.rule.reason != "" {
+			why += ": " + d.rule.reason
+		}
+		return why
+	}
 	var kind string
 	switch d.category {
 	case catPrivilege:
@@ -52,21 +74,28 @@ func (d *denial) reason() string {
 	case catHistory:
 		kind = "clearing or disabling shell history"
 	case catState:
-		kind = "access to Sidecar's own state directory"
+		kind = "access to Sidecar's own files"
+	case catSensitive:
+		kind = "access to a path the local policy marks sensitive"
+	case catProtectedWrite:
+		kind = "writing to a shell start-up file, credentials, git hooks or configuration, cron or launch agents"
 	}
 	return kind + " (" + d.what + ") is never run through Sidecar, whatever the mode or local rules"
 }
 
-// denyCheck searches a program for the hard-deny categories.
+// denyCheck searches a program for local deny prefixes and the hard-deny
+// categories.
 type denyCheck struct {
-	c    *Classifier
-	cwds []string // lexical directories the commands may run in
+	c     *Classifier
+	res   *resolver
+	cwds  []string // lexical directories the commands may run in
+	rules []*rule  // the deny prefix rules
 }
 
 // hardDeny searches p, parsed from a command started in cwd (as given and
 // resolved).
-func (c *Classifier) hardDeny(p *program, cwd ...string) *denial {
-	d := &denyCheck{c: c}
+func (c *Classifier) hardDeny(p *program, res *resolver, cwd ...string) *denial {
+	d := &denyCheck{c: c, res: res, rules: c.rules.prefixes(false)}
 	d.cwds, _ = closeCwds(cwd, cdTargets(p, c.home), func(dir, t string) []string {
 		return []string{filepath.Clean(joinPath(dir, t))}
 	}, maxCwds)
@@ -86,12 +115,36 @@ func (d *denyCheck) program(p *program, depth int) *denial {
 			return x
 		}
 	}
+	if len(p.pipelines) == 0 || !feedsInterpreter(p) {
+		return nil
+	}
 	for _, stages := range p.pipelines {
 		if x := d.pipeline(p, stages, depth); x != nil {
 			return x
 		}
 	}
 	return nil
+}
+
+// feedsInterpreter reports whether p runs an interpreter, source, or a
+// downloader or network client at all: without one no pipeline of it can
+// feed code to a shell, and the pipelines need no search.
+func feedsInterpreter(p *program) bool {
+	for _, cl := range p.calls {
+		if cl.kind != kindCall || len(cl.args) == 0 {
+			continue
+		}
+		core, _ := unwrap(cl.argv())
+		if len(core) == 0 {
+			continue
+		}
+		name := commandName(&core[0])
+		if _, ok := interpreterFor(name); ok || name == "" || name == "source" || name == "." ||
+			isDownloader(name) || isNetClient(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // call searches one simple command: its words, assignments, redirections
@@ -123,111 +176,31 @@ func (d *denyCheck) call(p *program, cl *call, depth int) *denial {
 	return d.argv(p, args, cl.redirs, depth)
 }
 
-// word checks one word for /dev/tcp and the state directory.
+// word checks one word for /dev/tcp and for Sidecar's own and sensitive
+// paths.
 func (d *denyCheck) word(w *word) *denial {
 	for _, dev := range []string{"/dev/tcp/", "/dev/udp/"} {
 		if strings.Contains(w.value, dev) {
-			return &denial{catNetworkShell, w.display()}
+			return &denial{category: catNetworkShell, what: w.display()}
 		}
 	}
-	if d.namesState(w) {
-		return &denial{catState, w.display()}
+	if g := d.guardNamed(w); g != nil {
+		return &denial{category: g.category, what: w.display()}
 	}
 	return nil
 }
 
-// redirect searches a redirection: its target, and a truncated history file.
+// redirect searches a redirection: its target, a truncated history file
+// and a write to a protected path.
 func (d *denyCheck) redirect(r redir) *denial {
 	if x := d.word(&r.target); x != nil {
 		return x
 	}
-	switch r.op {
-	case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob, syntax.DplOut:
-		if isHistoryFile(&r.target) {
-			return &denial{catHistory, r.op.String() + " " + r.target.display()}
-		}
+	if !isWriteRedirect(r) {
+		return nil
 	}
-	return nil
-}
-
-// namesState reports whether w, or the part after its first =, names a
-// path inside the state directory, joined with each cwd and cleaned.
-func (d *denyCheck) namesState(w *word) bool {
-	if len(d.c.stateDirs) == 0 {
-		return false
+	if r.op != syntax.AppOut && r.op != syntax.AppAll && isHistoryFile(&r.target) {
+		return &denial{category: catHistory, what: r.op.String() + " " + r.target.display()}
 	}
-	cands := []string{w.value}
-	if _, after, ok := strings.Cut(w.value, "="); ok {
-		cands = append(cands, after)
-	}
-	for _, v := range cands {
-		// Of a partly unknown word, the directories before the unknown
-		// part are still known.
-		if i := strings.Index(v, unknown); i >= 0 {
-			v = v[:strings.LastIndexByte(v[:i], '/')+1]
-		}
-		if v == "" {
-			continue
-		}
-		if rest, ok := strings.CutPrefix(v, "~"); ok && (rest == "" || rest[0] == '/') {
-			if d.c.home == "" {
-				continue
-			}
-			v = d.c.home + rest
-		}
-		for _, dir := range d.cwds {
-			p := filepath.Clean(joinPath(dir, v))
-			for _, sd := range d.c.stateDirs {
-				if within(sd, p) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// stateRaw reports whether the raw command text names the state directory,
-// absolutely or under ~ or $HOME, or whether cwd lies inside it. It holds
-// even where the command does not parse.
-func (c *Classifier) stateRaw(command string, cwds ...string) bool {
-	for _, sd := range c.stateDirs {
-		for _, cwd := range cwds {
-			if within(sd, cwd) {
-				return true
-			}
-		}
-		if containsPath(command, sd) {
-			return true
-		}
-		if c.home != "" && sd != c.home && within(c.home, sd) {
-			rel := strings.TrimPrefix(sd, c.home+"/")
-			for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
-				if containsPath(command, pre+rel) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// containsPath reports whether p occurs in s followed by a character that
-// cannot continue a file name, or by the end.
-func containsPath(s, p string) bool {
-	for off := 0; ; {
-		i := strings.Index(s[off:], p)
-		if i < 0 {
-			return false
-		}
-		end := off + i + len(p)
-		if end == len(s) || !isNameByte(s[end]) {
-			return true
-		}
-		off += i + 1
-	}
-}
-
-func isNameByte(c byte) bool {
-	return c == '.' || c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	return d.writeTarget(&r.target, r.fd+r.op.String())
 }

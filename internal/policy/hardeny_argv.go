@@ -20,17 +20,38 @@ func (d *denyCheck) argv(p *program, args []word, redirs []redir, depth int) *de
 	if len(core) == 0 {
 		return nil
 	}
+	for _, r := range d.rules {
+		if r.matchPrefix(core, commandName, true) {
+			return &denial{what: displayWords(core), rule: r}
+		}
+	}
 	name, rest := commandName(&core[0]), core[1:]
+	if how, files := writes(name, rest); how != "" {
+		for i := range files {
+			if x := d.writeTarget(&files[i], how); x != nil {
+				return x
+			}
+		}
+	}
 	switch name {
+	case "crontab":
+		if !crontabListOnly(rest) {
+			return &denial{category: catProtectedWrite, what: "crontab " + displayWords(rest) + " (" + wgCron + ")"}
+		}
+	case "launchctl":
+		switch firstOperand(rest) {
+		case "load", "bootstrap", "submit", "enable":
+			return &denial{category: catProtectedWrite, what: "launchctl " + firstOperand(rest) + " (" + wgLaunch + ")"}
+		}
 	case "sudo", "sudoedit", "su", "doas", "pkexec", "run0", "runuser", "setcap":
-		return &denial{catPrivilege, name}
+		return &denial{category: catPrivilege, what: name}
 	case "chmod":
 		if m := chmodMode(rest); setuidMode(m) {
-			return &denial{catPrivilege, "chmod " + m}
+			return &denial{category: catPrivilege, what: "chmod " + m}
 		}
 	case "install":
 		if m := installMode(rest); setuidMode(m) {
-			return &denial{catPrivilege, "install -m " + m}
+			return &denial{category: catPrivilege, what: "install -m " + m}
 		}
 	case "rm":
 		if x := d.rm(rest); x != nil {
@@ -41,14 +62,14 @@ func (d *denyCheck) argv(p *program, args []word, redirs []redir, depth int) *de
 			return x
 		}
 	case "osascript", "automator":
-		return &denial{catAppleEvents, name}
+		return &denial{category: catAppleEvents, what: name}
 	case "security":
 		if x := keychain(rest); x != nil {
 			return x
 		}
 	case "secret-tool":
 		if sub := firstOperand(rest); sub == "lookup" || sub == "search" || sub == "clear" {
-			return &denial{catKeychain, "secret-tool " + sub}
+			return &denial{category: catKeychain, what: "secret-tool " + sub}
 		}
 	case "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd":
 		if x := netcatExec(name, rest); x != nil {
@@ -58,7 +79,7 @@ func (d *denyCheck) argv(p *program, args []word, redirs []redir, depth int) *de
 		for i := range rest {
 			v := strings.ToLower(rest[i].value)
 			if strings.HasPrefix(v, "exec:") || strings.HasPrefix(v, "system:") {
-				return &denial{catNetworkShell, "socat " + rest[i].display()}
+				return &denial{category: catNetworkShell, what: "socat " + rest[i].display()}
 			}
 		}
 	}
@@ -143,7 +164,7 @@ func keychain(args []word) *denial {
 		}
 		if strings.HasPrefix(v, "-") {
 			if strings.Contains(v, "i") {
-				return &denial{catKeychain, "security " + v}
+				return &denial{category: catKeychain, what: "security " + v}
 			}
 			continue
 		}
@@ -153,7 +174,7 @@ func keychain(args []word) *denial {
 			"set-key-partition", "set-generic-password-partition", "set-internet-password-partition",
 		} {
 			if strings.HasPrefix(sub, prefix) {
-				return &denial{catKeychain, "security " + sub}
+				return &denial{category: catKeychain, what: "security " + sub}
 			}
 		}
 		return nil
@@ -168,12 +189,12 @@ func netcatExec(name string, args []word) *denial {
 		if long, ok := strings.CutPrefix(v, "--"); ok {
 			long, _, _ = strings.Cut(long, "=")
 			if long == "exec" || long == "sh-exec" || long == "lua-exec" {
-				return &denial{catNetworkShell, name + " " + v}
+				return &denial{category: catNetworkShell, what: name + " " + v}
 			}
 			continue
 		}
 		if len(v) > 1 && v[0] == '-' && strings.ContainsAny(v[1:], "ec") {
-			return &denial{catNetworkShell, name + " " + v}
+			return &denial{category: catNetworkShell, what: name + " " + v}
 		}
 	}
 	return nil
@@ -187,4 +208,30 @@ func firstOperand(args []word) string {
 		}
 	}
 	return ""
+}
+
+// crontabListOnly reports whether crontab only lists a table (-l, maybe
+// with -u USER): anything else installs, edits or removes one.
+func crontabListOnly(args []word) bool {
+	list := false
+	for i := 0; i < len(args); i++ {
+		switch args[i].value {
+		case "-l":
+			list = true
+		case "-u":
+			i++
+		default:
+			return false
+		}
+	}
+	return list
+}
+
+// displayWords joins words as a person is shown them.
+func displayWords(ws []word) string {
+	out := make([]string, len(ws))
+	for i := range ws {
+		out[i] = ws[i].display()
+	}
+	return strings.Join(out, " ")
 }

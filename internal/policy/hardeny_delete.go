@@ -40,7 +40,7 @@ func (d *denyCheck) rm(args []word) *denial {
 	}
 	for i := range targets {
 		if what, ok := d.protected(&targets[i]); ok {
-			return &denial{catRecursiveDelete, "rm -r " + what}
+			return &denial{category: catRecursiveDelete, what: "rm -r " + what}
 		}
 	}
 	return nil
@@ -106,7 +106,7 @@ options:
 	}
 	for i := range starts {
 		if what, ok := d.protected(&starts[i]); ok {
-			return &denial{catRecursiveDelete, "find " + what + " -delete"}
+			return &denial{category: catRecursiveDelete, what: "find " + what + " -delete"}
 		}
 	}
 	return nil

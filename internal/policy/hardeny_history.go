@@ -9,36 +9,36 @@ func historyCommand(name string, args []word) *denial {
 	case "history":
 		for i := range args {
 			if v := args[i].value; len(v) > 1 && v[0] == '-' && strings.ContainsAny(v[1:], "cdw") {
-				return &denial{catHistory, "history " + v}
+				return &denial{category: catHistory, what: "history " + v}
 			}
 		}
 	case "unset":
 		for i := range args {
 			if args[i].value == "HISTFILE" {
-				return &denial{catHistory, "unset HISTFILE"}
+				return &denial{category: catHistory, what: "unset HISTFILE"}
 			}
 		}
 	case "set":
 		for i := 0; i+1 < len(args); i++ {
 			if args[i].value == "+o" && args[i+1].value == "history" {
-				return &denial{catHistory, "set +o history"}
+				return &denial{category: catHistory, what: "set +o history"}
 			}
 		}
 	case "rm", "shred", "truncate", "unlink", "srm", "tee":
 		for i := range args {
 			if isHistoryFile(&args[i]) {
-				return &denial{catHistory, name + " " + args[i].display()}
+				return &denial{category: catHistory, what: name + " " + args[i].display()}
 			}
 		}
 	case "cp", "mv", "ln", "install":
 		if n := len(args); n > 0 && isHistoryFile(&args[n-1]) {
-			return &denial{catHistory, name + " … " + args[n-1].display()}
+			return &denial{category: catHistory, what: name + " … " + args[n-1].display()}
 		}
 	case "dd":
 		for i := range args {
 			if of, ok := strings.CutPrefix(args[i].value, "of="); ok {
 				if w := litWord(of); isHistoryFile(&w) {
-					return &denial{catHistory, "dd " + args[i].display()}
+					return &denial{category: catHistory, what: "dd " + args[i].display()}
 				}
 			}
 		}
@@ -56,11 +56,11 @@ func historyAssign(name string, value *word) *denial {
 	switch name {
 	case "HISTFILE":
 		if v == "" || v == "/dev/null" {
-			return &denial{catHistory, name + "=" + v}
+			return &denial{category: catHistory, what: name + "=" + v}
 		}
 	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
 		if v == "0" {
-			return &denial{catHistory, name + "=0"}
+			return &denial{category: catHistory, what: name + "=0"}
 		}
 	}
 	return nil

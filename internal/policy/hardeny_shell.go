@@ -15,14 +15,14 @@ func (d *denyCheck) interpreter(p *program, name string, args []word, redirs []r
 		var text []string
 		for i := range args {
 			if d.hasDownloader(p, args[i].node) {
-				return &denial{catDownloadShell, "eval " + args[i].display()}
+				return &denial{category: catDownloadShell, what: "eval " + args[i].display()}
 			}
 			text = append(text, args[i].value)
 		}
 		return d.nested(strings.Join(text, " "), depth)
 	case "source", ".":
 		if len(args) > 0 && d.hasDownloader(p, args[0].node) {
-			return &denial{catDownloadShell, name + " " + args[0].display()}
+			return &denial{category: catDownloadShell, what: name + " " + args[0].display()}
 		}
 		return nil
 	case "watch":
@@ -41,14 +41,14 @@ func (d *denyCheck) interpreter(p *program, name string, args []word, redirs []r
 	src := it.source(args)
 	if src.inline != nil {
 		if d.hasDownloader(p, src.inline.node) {
-			return &denial{catDownloadShell, name + " " + src.inline.display()}
+			return &denial{category: catDownloadShell, what: name + " " + src.inline.display()}
 		}
 		if it.sh {
 			return d.nested(src.inline.value, depth)
 		}
 	}
 	if src.script != nil && d.hasDownloader(p, src.script.node) {
-		return &denial{catDownloadShell, name + " " + src.script.display()}
+		return &denial{category: catDownloadShell, what: name + " " + src.script.display()}
 	}
 	if !src.stdin {
 		return nil
@@ -57,7 +57,7 @@ func (d *denyCheck) interpreter(p *program, name string, args []word, redirs []r
 		switch r.op {
 		case syntax.RdrIn, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
 			if d.hasDownloader(p, r.target.node) || d.hasDownloader(p, r.body) {
-				return &denial{catDownloadShell, name + " " + r.op.String() + " " + r.target.display()}
+				return &denial{category: catDownloadShell, what: name + " " + r.op.String() + " " + r.target.display()}
 			}
 		}
 		// A here-document or here-string given to a shell is a program.
@@ -142,7 +142,7 @@ func (d *denyCheck) pipeline(p *program, stages []*syntax.Stmt, depth int) *deni
 	for i, st := range stages {
 		name := d.stdinInterpreter(p, st)
 		if source != "" && name != "" {
-			return &denial{category, source + " | " + name}
+			return &denial{category: category, what: source + " | " + name}
 		}
 		if it, _ := interpreterFor(name); it.sh && i > 0 {
 			if x := d.nested(echoedText(p, stages[i-1]), depth); x != nil {
@@ -201,7 +201,7 @@ func (d *denyCheck) stdinInterpreter(p *program, st *syntax.Stmt) string {
 // intoSubst is set.
 func (d *denyCheck) search(p *program, n syntax.Node, intoSubst bool, match func(name string, args []word) bool) string {
 	found := ""
-	syntax.Walk(n, func(n syntax.Node) bool {
+	walkNodes(n, func(n syntax.Node) bool {
 		if found != "" {
 			return false
 		}

@@ -1,59 +1,14 @@
 package policy
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 )
 
-// ErrNotAbsolute is returned (wrapped) by ResolveExisting for a relative path.
-var ErrNotAbsolute = errors.New("path is not absolute")
-
-// ResolveExisting resolves the symlinks of the absolute path p. When p does
-// not exist (yet), it resolves the longest leading part that does and
-// appends the rest, cleaned: what the path will mean once created. It is
-// the ResolvePath the daemon gives the classifier.
-func ResolveExisting(p string) (string, error) {
-	if !filepath.IsAbs(p) {
-		return "", fmt.Errorf("resolve %q: %w", p, ErrNotAbsolute)
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r, nil
-	}
-	// Keep p unclean while peeling: "link/.." must be resolved through the
-	// link, as the kernel does, not lexically.
-	parts := strings.Split(p, "/")
-	for k := len(parts) - 1; k >= 1; k-- {
-		prefix := strings.Join(parts[:k], "/")
-		if prefix == "" {
-			prefix = "/"
-		}
-		r, err := filepath.EvalSymlinks(prefix)
-		if err != nil {
-			continue
-		}
-		return filepath.Join(append([]string{r}, parts[k:]...)...), nil
-	}
-	return filepath.Clean(p), nil
-}
-
-// resolve returns p with symlinks resolved by Config.ResolvePath, or only
-// cleaned when there is none. It reports false when p cannot be resolved.
-func (c *Classifier) resolve(p string) (string, bool) {
-	if c.resolvePath == nil {
-		return filepath.Clean(p), true
-	}
-	r, err := c.resolvePath(p)
-	if err != nil {
-		return "", false
-	}
-	return filepath.Clean(r), true
-}
-
 // within reports whether the clean path p is root or lies under it.
 func within(root, p string) bool {
-	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
+	return p == root || root == "/" ||
+		len(p) > len(root) && p[len(root)] == '/' && p[:len(root)] == root
 }
 
 // joinPath puts a relative p under dir without cleaning, so that a later

@@ -25,29 +25,33 @@ func notSafe(id, format string, a ...any) *unsafe {
 type cmdDef struct {
 	check     func(s *safeCheck, name string, args []word) *unsafe
 	printable bool // quoted $name expansions are fine: the words are only printed
+	// globs means unquoted glob words are fine: the check passes them to
+	// s.paths, which checks every name the glob can match.
+	globs bool
+	// wrapper, when set, replaces check: the command runs another one
+	// given in its arguments, which is checked in turn.
+	wrapper func(s *safeCheck, name string, args []word, depth int) *unsafe
 }
 
 // safeCheck decides whether each simple command is on the safe list. It
 // lives for one Classify call.
 type safeCheck struct {
 	c        *Classifier
+	res      *resolver
 	cwds     []string // directories the commands may run in, as in $PWD
 	complete bool     // false when the cd commands lead to too many directories
-	resolved map[string]resolution
-	// intoState is a path argument that, symlinks resolved, leads into the
-	// state directory although its words do not name it.
-	intoState string
-}
-
-type resolution struct {
-	path string
-	ok   bool
+	// intoGuard is the guarded path that a path argument leads into
+	// through a symlink although its words do not name it, and
+	// intoGuardWord that argument.
+	intoGuard     *guard
+	intoGuardWord string
+	globsChecked  int // glob words path has checked, see argv
 }
 
 // newSafeCheck prepares the safe-list check of p, started in cwd: the
 // directory as given, which is what bash has in $PWD, and resolved.
-func (c *Classifier) newSafeCheck(p *program, cwd ...string) *safeCheck {
-	s := &safeCheck{c: c, resolved: make(map[string]resolution)}
+func (c *Classifier) newSafeCheck(p *program, res *resolver, cwd ...string) *safeCheck {
+	s := &safeCheck{c: c, res: res}
 	s.cwds, s.complete = closeCwds(cwd, cdTargets(p, c.home), func(dir, t string) []string {
 		logical, physical, ok := s.cdLeadsTo(dir, t)
 		if !ok {
@@ -63,8 +67,8 @@ func (c *Classifier) newSafeCheck(p *program, cwd ...string) *safeCheck {
 // when the logical one fails). ok is false unless both lie in the workspace.
 func (s *safeCheck) cdLeadsTo(dir, t string) (logical, physical string, ok bool) {
 	logical = filepath.Clean(joinPath(dir, t))
-	rl, okL := s.resolve(logical)
-	physical, okP := s.resolve(joinPath(dir, t))
+	rl, okL := s.res.real(logical)
+	physical, okP := s.res.real(joinPath(dir, t))
 	return logical, physical, okL && okP && within(s.c.workspace, rl) && within(s.c.workspace, physical)
 }
 
@@ -91,45 +95,91 @@ func (s *safeCheck) call(cl *call) *unsafe {
 	if len(cl.assigns) > 0 {
 		return notSafe("assignment", "it runs with variables set before it (%s)", cl.assigns[0].src)
 	}
-	name, u := s.commandName(&cl.args[0])
+	if name := cl.args[0].value; name == "cd" && cl.inLoop {
+		return notSafe("cwd", "a cd in a loop can run any number of times")
+	}
+	return s.argv(cl.args, 0)
+}
+
+// argv returns why the command line args, after its assignments and
+// redirections, is not safe, or nil; depth counts the wrappers around it.
+func (s *safeCheck) argv(args []word, depth int) *unsafe {
+	name, u := s.commandName(&args[0])
 	if u != nil {
 		return u
-	}
-	if name == "cd" && cl.inLoop {
-		return notSafe("cwd", "a cd in a loop can run any number of times")
 	}
 	def, ok := s.c.safe[name]
 	if !ok {
 		return notSafe("unknown-command", "%s is not on the safe list", name)
 	}
-	args := cl.args[1:]
-	for i := range args {
-		w := &args[i]
+	rest := args[1:]
+	globs := 0
+	for i := range rest {
+		w := &rest[i]
 		if w.subst {
 			return notSafe("not-literal", "%s holds a command or process substitution", w.src)
+		}
+		if u := suspiciousWord(w); u != nil {
+			return u
+		}
+		if w.glob && def.globs && !w.params && !w.opaque {
+			globs++
+			continue
 		}
 		if !w.literal() && !(def.printable && !w.opaque && !w.glob && !w.bareParam) {
 			return notSafe("not-literal", "%s is not a plain literal word", w.src)
 		}
 	}
-	return def.check(s, name, args)
+	if def.wrapper != nil {
+		return def.wrapper(s, name, rest, depth)
+	}
+	before := s.globsChecked
+	if u := def.check(s, name, rest); u != nil {
+		return u
+	}
+	// A glob that expands anywhere but in a file operand would put names
+	// where the check never looked (an option's value, grep's pattern).
+	if s.globsChecked-before < globs {
+		return notSafe("not-literal", "%s expands a glob where it does not name files", name)
+	}
+	return nil
 }
 
 // commandName returns the safe-list name a command word runs: a plain
-// name, or a path in /bin or /usr/bin.
+// name, a path in /bin or /usr/bin, or a path that bash would also find
+// for the plain name on the daemon's PATH.
 func (s *safeCheck) commandName(w *word) (string, *unsafe) {
 	if !w.literal() || w.tilde {
 		return "", notSafe("not-literal", "the command name %s is not a plain literal word", w.src)
 	}
 	v := w.value
+	if !isPlainASCII(v) {
+		return "", notSafe("unicode", "the command name %s holds characters outside plain ASCII", w.src)
+	}
 	i := strings.LastIndexByte(v, '/')
 	if i < 0 {
 		return v, nil
 	}
-	if dir := v[:i]; dir != "/bin" && dir != "/usr/bin" {
-		return "", notSafe("command-path", "%s is not a system command", v)
+	dir, name := v[:i], v[i+1:]
+	if dir != "/bin" && dir != "/usr/bin" && s.firstOnPath(name) != filepath.Clean(dir) {
+		return "", notSafe("command-path", "%s is not the %s that the daemon's PATH finds", v, name)
 	}
-	return v[i+1:], nil
+	return name, nil
+}
+
+// firstOnPath returns the first directory of the daemon's PATH that holds
+// name, as bash would find it, or "".
+func (s *safeCheck) firstOnPath(name string) string {
+	if s.c.fs == nil || name == "" || name == "." || name == ".." {
+		return ""
+	}
+	for _, dir := range s.c.searchPath {
+		fi, err := s.c.fs.Lstat(dir + "/" + name)
+		if err == nil && !fi.IsDir() {
+			return dir
+		}
+	}
+	return ""
 }
 
 // assignsOnly allows NAME=value statements that only set a shell variable
@@ -142,13 +192,19 @@ func (s *safeCheck) assignsOnly(as []assign) *unsafe {
 		switch {
 		case a.complex:
 			return notSafe("assignment", "%s assigns to an array or an index", a.src)
-		case strings.ToLower(a.name) != a.name || strings.HasSuffix(a.name, "_proxy"):
+		case !harmlessName(a.name):
 			return notSafe("assignment", "%s sets a variable that can change how commands run", a.src)
 		case a.value.opaque || a.value.glob:
 			return notSafe("not-literal", "%s assigns something other than a literal or a $name", a.src)
 		}
 	}
 	return nil
+}
+
+// harmlessName reports whether setting the variable name cannot change
+// how a later command runs: lower case, and not a proxy setting.
+func harmlessName(name string) bool {
+	return strings.ToLower(name) == name && !strings.HasSuffix(name, "_proxy")
 }
 
 // redirect returns why r is not harmless: only input from files in the
@@ -202,6 +258,10 @@ func isSink(v string) bool { return v == "/dev/null" || v == "/dev/stdout" || v 
 // path returns why w is not a path inside the workspace from every
 // directory the command may run in, symlinks resolved.
 func (s *safeCheck) path(w *word) *unsafe {
+	if w.glob && !w.params && !w.opaque {
+		s.globsChecked++
+		return s.globPath(w)
+	}
 	if !w.literal() {
 		return notSafe("not-literal", "%s is not a plain literal word", w.src)
 	}
@@ -213,37 +273,39 @@ func (s *safeCheck) path(w *word) *unsafe {
 		return notSafe("outside-workspace", "the cd commands lead to too many directories to follow")
 	}
 	for _, dir := range s.cwds {
-		r, ok := s.resolve(joinPath(dir, p))
-		if !ok {
-			return notSafe("outside-workspace", "%s cannot be resolved", w.value)
-		}
-		for _, sd := range s.c.stateDirs {
-			if within(sd, r) {
-				s.intoState = w.value
-				return notSafe("sidecar-state", "%s leads into Sidecar's state directory", w.value)
-			}
-		}
-		if !within(s.c.workspace, r) {
-			return notSafe("outside-workspace", "%s is outside the workspace %s", w.value, s.c.workspace)
-		}
-		// A workspace may hold the state directory: reading a directory
-		// around it could read the token.
-		for _, sd := range s.c.stateDirs {
-			if within(r, sd) {
-				return notSafe("sidecar-state", "%s holds Sidecar's state directory", w.value)
-			}
+		if u := s.realPath(joinPath(dir, p), w.value); u != nil {
+			return u
 		}
 	}
 	return nil
 }
 
-// resolve is Classifier.resolve, remembered for the call: one command
-// string often names the same file many times.
-func (s *safeCheck) resolve(p string) (string, bool) {
-	if r, ok := s.resolved[p]; ok {
-		return r.path, r.ok
+// realPath returns why the absolute path p, written as shown, is not inside
+// the workspace once its symlinks are resolved, or leads into (or holds) a
+// guarded path.
+func (s *safeCheck) realPath(p, shown string) *unsafe {
+	r, ok := s.res.real(p)
+	if !ok {
+		return notSafe("outside-workspace", "%s cannot be resolved", shown)
 	}
-	path, ok := s.c.resolve(p)
-	s.resolved[p] = resolution{path, ok}
-	return path, ok
+	for i := range s.c.guards {
+		g := &s.c.guards[i]
+		if within(g.path, r) {
+			if s.intoGuard == nil {
+				s.intoGuard, s.intoGuardWord = g, shown
+			}
+			return notSafe("guarded-path", "%s leads into %s", shown, g.shown)
+		}
+	}
+	if !within(s.c.workspace, r) {
+		return notSafe("outside-workspace", "%s is outside the workspace %s", shown, s.c.workspace)
+	}
+	// A workspace may hold a guarded path: reading a directory around it
+	// could read the token.
+	for i := range s.c.guards {
+		if within(r, s.c.guards[i].path) {
+			return notSafe("guarded-path", "%s holds %s", shown, s.c.guards[i].shown)
+		}
+	}
+	return nil
 }

@@ -99,7 +99,7 @@ func checkCommandLookup(_ *safeCheck, _ string, args []word) *unsafe {
 func sedDef() cmdDef {
 	script := regexp.MustCompile(`^(\d+|\$)(,(\d+|\$))?p$`)
 	spec := optSpec{short: "nsuzEr", long: []string{"quiet", "silent", "separate", "unbuffered", "null-data", "regexp-extended"}}
-	return cmdDef{check: func(s *safeCheck, _ string, args []word) *unsafe {
+	return cmdDef{globs: true, check: func(s *safeCheck, _ string, args []word) *unsafe {
 		p, bad := spec.parse(args)
 		switch {
 		case bad != "":
@@ -130,7 +130,7 @@ func grepDef() cmdDef {
 		longOpt:  []string{"color", "colour"},
 		longFile: []string{"file", "exclude-from"},
 	}
-	return cmdDef{check: func(s *safeCheck, name string, args []word) *unsafe {
+	return cmdDef{globs: true, check: func(s *safeCheck, name string, args []word) *unsafe {
 		return s.grep(&spec, name, args)
 	}}
 }
@@ -167,14 +167,16 @@ func rgDef() cmdDef {
 			"case-sensitive", "smart-case", "fixed-strings", "word-regexp", "line-regexp", "invert-match",
 			"only-matching", "multiline", "multiline-dotall", "quiet", "no-messages", "stats", "trim",
 			"passthru", "include-zero", "no-filename", "with-filename", "byte-offset", "pretty", "no-config",
-			"one-file-system", "type-list", "crlf", "no-unicode", "binary", "no-binary", "unrestricted"},
+			"one-file-system", "type-list", "crlf", "no-unicode", "binary", "no-binary", "unrestricted",
+			"max-columns-preview", "no-max-columns-preview", "version", "pcre2", "no-pcre2", "sort-files",
+			"no-require-git", "glob-case-insensitive", "no-glob-case-insensitive", "no-messages"},
 		longVal: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "max-count",
 			"max-columns", "max-depth", "max-filesize", "threads", "sort", "sortr", "replace", "context",
 			"after-context", "before-context", "encoding", "engine", "path-separator", "color", "colors",
 			"field-match-separator", "field-context-separator", "context-separator", "ignore-file"},
 		longFile: []string{"file", "ignore-file"},
 	}
-	return cmdDef{check: func(s *safeCheck, _ string, args []word) *unsafe {
+	return cmdDef{globs: true, check: func(s *safeCheck, _ string, args []word) *unsafe {
 		return s.rg(&spec, args)
 	}}
 }

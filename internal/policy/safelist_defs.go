@@ -104,12 +104,17 @@ func safeCommands() map[string]cmdDef {
 
 		"echo": printing(), "printf": printing(), "true": printing(), "false": printing(), ":": printing(),
 		"test": {check: checkTest}, "[": {check: checkTest},
-		"cd":      {check: checkCd},
-		"date":    {check: checkDate},
-		"command": {check: checkCommandLookup},
-		"sed":     sedDef(),
-		"rg":      rgDef(),
-		"git":     gitDef(),
+		"cd":   {check: checkCd},
+		"date": {check: checkDate},
+		"set":  {check: checkSet},
+		"find": {check: checkFind},
+		"tar":  {check: checkTar},
+		"sed":  sedDef(),
+		"rg":   rgDef(),
+		"git":  gitDef(),
+	}
+	for name, def := range safeWrappers() {
+		m[name] = def
 	}
 	grep := grepDef()
 	m["grep"], m["egrep"], m["fgrep"] = grep, grep, grep
@@ -124,7 +129,7 @@ func safeCommands() map[string]cmdDef {
 // fileOperands is a command whose operands are files it reads; dot means
 // no operand reads the current directory; maxOps > 0 caps the operands.
 func fileOperands(spec optSpec, dot bool, maxOps int) cmdDef {
-	return cmdDef{check: func(s *safeCheck, name string, args []word) *unsafe {
+	return cmdDef{globs: true, check: func(s *safeCheck, name string, args []word) *unsafe {
 		p, bad := spec.parse(args)
 		if bad != "" {
 			return notSafe("option", "%s %s is not an option Sidecar knows to be read-only", name, bad)

@@ -1,12 +1,15 @@
 package policy
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 )
 
 // gitDef allows the git subcommands that only read the repository: status,
-// log, diff, show, rev-parse, ls-files and branch listing. Git's own config
+// log, diff, show, rev-parse, ls-files, grep, blame, ls-tree, describe,
+// shortlog, merge-base and branch listing, with -C only into the
+// workspace. Git's own config
 // (pagers, external diff, fsmonitor) lives in the workspace repository and
 // is the local user's.
 func gitDef() cmdDef {
@@ -14,11 +17,27 @@ func gitDef() cmdDef {
 }
 
 func (s *safeCheck) git(args []word) *unsafe {
+	// repo is the directory git starts from: ".", or where -C options
+	// lead, each relative to the one before.
+	repo := litWord(".")
 	i := 0
 	for ; i < len(args) && strings.HasPrefix(args[i].value, "-"); i++ {
 		switch v := args[i].value; {
 		case v == "--no-pager" || v == "-P" || v == "--no-optional-locks" ||
 			v == "--literal-pathspecs" || v == "--no-replace-objects":
+		case v == "-C":
+			if i+1 >= len(args) {
+				return notSafe("option", "git -C without a directory")
+			}
+			i++
+			next, ok := expandTilde(&args[i], s.c.home)
+			if !ok || !args[i].literal() {
+				return notSafe("not-literal", "git -C %s is not a plain literal directory", args[i].src)
+			}
+			if !filepath.IsAbs(next) {
+				next = strings.TrimSuffix(repo.value, "/") + "/" + next
+			}
+			repo = litWord(next)
 		case v == "--git-dir" || v == "--work-tree":
 			if i+1 >= len(args) {
 				return notSafe("option", "git %s without a directory", v)
@@ -42,7 +61,8 @@ func (s *safeCheck) git(args []word) *unsafe {
 	}
 	sub, rest := args[i].value, args[i+1:]
 	switch sub {
-	case "status", "log", "diff", "show", "rev-parse", "ls-files":
+	case "status", "log", "diff", "show", "rev-parse", "ls-files", "grep", "blame", "ls-tree",
+		"describe", "shortlog", "merge-base":
 	case "branch":
 		if u := gitBranchListing(rest); u != nil {
 			return u
@@ -51,15 +71,17 @@ func (s *safeCheck) git(args []word) *unsafe {
 		return notSafe("unknown-command", "git %s is not on the safe list", sub)
 	}
 	for _, a := range rest {
-		for _, bad := range []string{"--output", "--ext-diff", "--no-index", "--open-files-in-pager", "--exclude-from", "-O"} {
+		if sub == "grep" && (a.value == "-f" || strings.HasPrefix(a.value, "--file")) {
+			return notSafe("option", "git grep %s reads patterns from a file", a.value)
+		}
+		for _, bad := range []string{"--output", "--ext-diff", "--no-index", "--open-files-in-pager", "--exclude-from", "-O", "--contents"} {
 			if strings.HasPrefix(a.value, bad) {
 				return notSafe("option", "git %s %s can write files or read outside the repository", sub, a.value)
 			}
 		}
 	}
-	// git reads the repository of the directory it runs in.
-	dot := litWord(".")
-	return s.path(&dot)
+	// git reads the repository of the directory it starts from.
+	return s.path(&repo)
 }
 
 // gitBranchListing allows git branch only in its listing forms: an operand

@@ -1,6 +1,10 @@
 package policy
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // callKind tells the kinds of simple command apart.
 type callKind int
@@ -73,39 +77,110 @@ type program struct {
 // enclosing nodes for context.
 func walkProgram(f *syntax.File, src, home string) *program {
 	w := &walker{
-		dec:     wordDecoder{src: src, home: home},
-		prog:    &program{src: src, byExpr: make(map[*syntax.CallExpr]*call)},
-		stmtRed: make(map[*syntax.Stmt][]redir),
+		dec:  wordDecoder{src: src, home: home},
+		prog: &program{src: src, byExpr: make(map[*syntax.CallExpr]*call, 8)},
 	}
 	if f != nil {
-		syntax.Walk(f, w.visit)
+		walkNodes(f, w.visit)
 	}
 	return w.prog
 }
 
 type walker struct {
-	dec     wordDecoder
-	prog    *program
-	stack   []syntax.Node
-	depth   int
-	stmtRed map[*syntax.Stmt][]redir // decoded redirections of compound statements
+	dec   wordDecoder
+	prog  *program
+	stack []frame
+	depth int // nesting of the current statement
+	loops int // loops around the current statement
+	// scopes holds the redirections of the compound statements around the
+	// current one, innermost last; a nil entry is a substitution, whose
+	// output goes to its own pipe and so stops the inheritance.
+	scopes [][]redir
+	// calls and words are handed out in chunks: one allocation for many
+	// small ones (chunks are never grown, so what was handed out stays).
+	calls []call
+	words []word
 }
 
-// visit is the syntax.Walk callback; n is nil when a node's children are done.
+// Chunk sizes start small, for the one-command case, and double.
+const (
+	firstChunk = 4
+	maxChunk   = 64
+)
+
+func nextChunk(prev int) int { return min(max(2*prev, firstChunk), maxChunk) }
+
+// newCall returns a pointer to a copy of c.
+func (w *walker) newCall(c call) *call {
+	if len(w.calls) == cap(w.calls) {
+		w.calls = make([]call, 0, nextChunk(cap(w.calls)))
+	}
+	w.calls = append(w.calls, c)
+	return &w.calls[len(w.calls)-1]
+}
+
+// newWords returns n zero words, with no room to grow into the next.
+func (w *walker) newWords(n int) []word {
+	if cap(w.words)-len(w.words) < n {
+		w.words = make([]word, 0, max(n, nextChunk(cap(w.words))))
+	}
+	start := len(w.words)
+	w.words = w.words[:start+n]
+	return w.words[start : start+n : start+n]
+}
+
+// frame is one node on the walker's path, with what entering it changed.
+type frame struct {
+	node   syntax.Node
+	nested bool // it is a statement that counts as a level of nesting
+	scoped bool // it pushed an entry on scopes
+	loop   bool
+}
+
+// visit is the walkNodes callback; n is nil when a node's children are done.
 func (w *walker) visit(n syntax.Node) bool {
 	if n == nil {
-		if _, ok := w.stack[len(w.stack)-1].(*syntax.Stmt); ok {
+		top := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		if top.nested {
 			w.depth--
 		}
-		w.stack = w.stack[:len(w.stack)-1]
+		if top.scoped {
+			w.scopes = w.scopes[:len(w.scopes)-1]
+		}
+		if top.loop {
+			w.loops--
+		}
 		return true
 	}
-	w.stack = append(w.stack, n)
+	fr := frame{node: n}
 	switch n := n.(type) {
 	case *syntax.Stmt:
-		w.depth++
-		w.prog.depth = max(w.prog.depth, w.depth)
-		w.stmt(n)
+		// The stages of a pipeline and the parts of an && list are
+		// statements of their own in the tree, but nest nothing: a long
+		// chain must not count as deep.
+		if len(w.stack) == 0 || !isBinary(w.stack[len(w.stack)-1].node) {
+			fr.nested = true
+			w.depth++
+			w.prog.depth = max(w.prog.depth, w.depth)
+		}
+		if redirs := w.stmt(n); redirs != nil {
+			w.scopes = append(w.scopes, redirs)
+			fr.scoped = true
+		}
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		w.scopes = append(w.scopes, nil)
+		fr.scoped = true
+	case *syntax.WhileClause:
+		w.loops++
+		fr.loop = true
+	case *syntax.ForClause:
+		w.loops++
+		fr.loop = true
+		if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil && strings.ToLower(it.Name.Value) != it.Name.Value {
+			w.prog.notes = append(w.prog.notes, unsafe{id: "assignment",
+				detail: "the loop sets " + it.Name.Value + ", a variable that can change how commands run"})
+		}
 	case *syntax.BinaryCmd:
 		if isPipe(n.Op) && !w.inPipeline() {
 			w.prog.pipelines = append(w.prog.pipelines, pipelineStages(n))
@@ -115,89 +190,82 @@ func (w *walker) visit(n syntax.Node) bool {
 	case *syntax.CoprocClause:
 		w.prog.notes = append(w.prog.notes, unsafe{id: "coprocess", detail: "it starts a coprocess"})
 	}
+	w.stack = append(w.stack, fr)
 	return true
 }
 
+func isBinary(n syntax.Node) bool {
+	_, ok := n.(*syntax.BinaryCmd)
+	return ok
+}
+
 // stmt records a statement: a simple command of some kind, or the
-// redirections of a compound one.
-func (w *walker) stmt(st *syntax.Stmt) {
+// redirections of a compound one, which it returns (nil when it has none).
+func (w *walker) stmt(st *syntax.Stmt) []redir {
 	redirs := w.redirs(st.Redirs)
 	var cl *call
 	switch cmd := st.Cmd.(type) {
 	case nil:
 		if len(redirs) == 0 {
-			return
+			return nil
 		}
-		cl = &call{kind: kindRedirOnly}
+		cl = w.newCall(call{kind: kindRedirOnly})
 	case *syntax.CallExpr:
-		cl = &call{kind: kindCall, expr: cmd}
+		cl = w.newCall(call{kind: kindCall, expr: cmd})
 		for _, a := range cmd.Assigns {
 			cl.assigns = append(cl.assigns, w.assign(a))
 		}
-		for _, a := range cmd.Args {
-			cl.args = append(cl.args, w.dec.decode(a))
+		cl.args = w.newWords(len(cmd.Args))
+		for i, a := range cmd.Args {
+			cl.args[i] = w.dec.decode(a)
 		}
 		cl.braced = w.braces(cmd.Args)
 		w.prog.byExpr[cmd] = cl
 	case *syntax.DeclClause:
 		cl = w.decl(cmd)
 	case *syntax.LetClause:
-		cl = &call{kind: kindLet, args: []word{litWord("let")}}
+		cl = w.newCall(call{kind: kindLet, args: []word{litWord("let")}})
 		for _, x := range cmd.Exprs {
 			cl.args = append(cl.args, w.opaque(x))
 		}
 	case *syntax.TestClause:
-		cl = &call{kind: kindTest, args: []word{litWord("[[")}}
+		cl = w.newCall(call{kind: kindTest, args: []word{litWord("[[")}})
 		cl.args = append(w.testWords(cl.args, cmd.X), litWord("]]"))
 	case *syntax.ArithmCmd:
-		cl = &call{kind: kindArith, args: []word{litWord("(("), w.opaque(cmd.X), litWord("))")}}
+		cl = w.newCall(call{kind: kindArith, args: []word{litWord("(("), w.opaque(cmd.X), litWord("))")}})
 	default:
 		// A group, subshell, loop, if, case, pipeline or list: its
 		// redirections apply to every command inside.
 		w.prog.compound = append(w.prog.compound, redirs...)
-		w.stmtRed[st] = redirs
-		return
+		if len(redirs) == 0 {
+			return nil
+		}
+		return redirs
 	}
 	cl.redirs = redirs
 	cl.inherited = w.inherited()
-	cl.inLoop = w.inLoop()
+	cl.inLoop = w.loops > 0
 	w.prog.calls = append(w.prog.calls, cl)
+	return nil
 }
 
-// inherited returns the redirections of the statements enclosing the
-// current one, up to the nearest substitution: a substitution's output
-// goes to its own pipe.
+// inherited returns the redirections of the compound statements enclosing
+// the current one, up to the nearest substitution.
 func (w *walker) inherited() []redir {
 	var out []redir
-	for i := len(w.stack) - 2; i >= 0; i-- {
-		switch n := w.stack[i].(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			return out
-		case *syntax.Stmt:
-			out = append(out, w.stmtRed[n]...)
-		}
+	for i := len(w.scopes) - 1; i >= 0 && w.scopes[i] != nil; i-- {
+		out = append(out, w.scopes[i]...)
 	}
 	return out
-}
-
-// inLoop reports whether the current statement is inside a loop.
-func (w *walker) inLoop() bool {
-	for _, n := range w.stack {
-		switch n.(type) {
-		case *syntax.WhileClause, *syntax.ForClause:
-			return true
-		}
-	}
-	return false
 }
 
 // inPipeline reports whether the BinaryCmd on top of the stack is a stage
 // of a larger pipeline, which registers all the stages itself.
 func (w *walker) inPipeline() bool {
-	if len(w.stack) < 3 {
+	if len(w.stack) < 2 {
 		return false
 	}
-	parent, ok := w.stack[len(w.stack)-3].(*syntax.BinaryCmd)
+	parent, ok := w.stack[len(w.stack)-2].node.(*syntax.BinaryCmd)
 	return ok && isPipe(parent.Op)
 }
 

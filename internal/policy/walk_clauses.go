@@ -10,6 +10,9 @@ import (
 
 // redirs decodes a statement's redirections.
 func (w *walker) redirs(rs []*syntax.Redirect) []redir {
+	if len(rs) == 0 {
+		return nil
+	}
 	out := make([]redir, 0, len(rs))
 	for _, r := range rs {
 		d := redir{op: r.Op, target: w.dec.decode(r.Word), body: r.Hdoc}
@@ -41,7 +44,7 @@ func (w *walker) assign(a *syntax.Assign) assign {
 // decl makes a simple command of a declaration: its options and names as
 // words, its assignments both as words and as assignments.
 func (w *walker) decl(d *syntax.DeclClause) *call {
-	cl := &call{kind: kindDecl, args: []word{litWord(d.Variant.Value)}}
+	cl := w.newCall(call{kind: kindDecl, args: []word{litWord(d.Variant.Value)}})
 	for _, a := range d.Args {
 		switch {
 		case a.Naked && a.Name == nil && a.Value != nil: // an option such as -x
@@ -83,6 +86,9 @@ const maxBraceWords = 256
 // word has a brace expansion. The expansion works on copies: the tree
 // keeps its words as written.
 func (w *walker) braces(args []*syntax.Word) []word {
+	if !slices.ContainsFunc(args, mayHaveBraces) {
+		return nil
+	}
 	var out []word
 	found := false
 	for _, a := range args {
@@ -109,4 +115,15 @@ func (w *walker) braces(args []*syntax.Word) []word {
 func (w *walker) opaque(n syntax.Node) word {
 	src := sourceOf(w.dec.src, n)
 	return word{src: src, value: unknown, pattern: unknown, opaque: true, subst: strings.Contains(src, "$(") || strings.Contains(src, "`")}
+}
+
+// mayHaveBraces reports whether w has an unquoted { that brace expansion
+// could use; most words have none and need no copy.
+func mayHaveBraces(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if lit, ok := p.(*syntax.Lit); ok && strings.Contains(lit.Value, "{") {
+			return true
+		}
+	}
+	return false
 }

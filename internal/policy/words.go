@@ -59,6 +59,11 @@ func (d wordDecoder) decode(w *syntax.Word) word {
 	if w == nil {
 		return out
 	}
+	if lit, ok := plainLit(w); ok {
+		// The common case: one unquoted word with nothing to expand.
+		out.value, out.pattern = lit, lit
+		return out
+	}
 	var val, pat strings.Builder
 	var openBrace, openBracket bool
 	for i, part := range w.Parts {
@@ -104,15 +109,21 @@ func (d wordDecoder) param(out *word, p *syntax.ParamExp, quoted bool, val, pat 
 		out.notLiteral(p, val, pat)
 		return
 	}
-	out.params = true
-	if !quoted {
-		out.bareParam = true
-	}
-	// $HOME is known to the classifier; it matters for rm and the state dir.
+	// $HOME is known to the classifier: the daemon sets it for every
+	// command and a session can never change it (session/filter.go). A
+	// safe command cannot set it either, and a home without blanks or
+	// glob characters reads the same unquoted: so $HOME is a literal.
 	if p.Param.Value == "HOME" && d.home != "" {
+		if !quoted && strings.ContainsAny(d.home, " \t\n*?[") {
+			out.params, out.bareParam = true, true
+		}
 		val.WriteString(d.home)
 		pat.WriteString(escapePattern(d.home))
 		return
+	}
+	out.params = true
+	if !quoted {
+		out.bareParam = true
 	}
 	val.WriteString(unknown)
 	pat.WriteString(unknown)
@@ -240,4 +251,44 @@ func sourceOf(src string, n syntax.Node) string {
 	// A printer error leaves a partial text, which is all a display needs.
 	_ = syntax.NewPrinter().Print(&b, n)
 	return b.String()
+}
+
+// plainLit returns the text of w when it is a single unquoted literal that
+// bash passes unchanged: no escapes, globs, braces, tilde or assignment-like
+// tilde.
+func plainLit(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		if hasAnyByte(p.Value, true) {
+			return "", false
+		}
+		return p.Value, true
+	case *syntax.SglQuoted:
+		// 'text' is text, unless it has what a pattern would escape.
+		if p.Dollar || hasAnyByte(p.Value, false) {
+			return "", false
+		}
+		return p.Value, true
+	}
+	return "", false
+}
+
+// hasAnyByte reports whether s holds a byte a pattern escapes (\ * ? [ ])
+// or, when unquoted, one that may expand ({ } ~ = :). A loop beats
+// strings.ContainsAny here, which builds its set on every call.
+func hasAnyByte(s string, unquoted bool) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '*', '?', '[', ']':
+			return true
+		case '{', '}', '~', '=', ':':
+			if unquoted {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -34,7 +34,9 @@ func TestDecodeWord(t *testing.T) {
 		{"brace-split-by-quotes", `{a,"b"}`, view{Value: "{a,b}", Opaque: true}},
 		{"bare-param", `$x`, view{Value: unknown, Params: true, Bare: true}},
 		{"quoted-param", `"$x/y"`, view{Value: unknown + "/y", Params: true}},
-		{"home-param", `"$HOME/y"`, view{Value: "/home/u/y", Params: true}},
+		// $HOME is known and fixed for every command: a literal.
+		{"home-param", `"$HOME/y"`, view{Value: "/home/u/y", Literal: true}},
+		{"home-param-bare", `$HOME/y`, view{Value: "/home/u/y", Literal: true}},
 		{"complex-param", `${x:-y}`, view{Value: unknown, Opaque: true}},
 		{"cmd-subst", `"$(id)"`, view{Value: unknown, Opaque: true, Subst: true}},
 		{"proc-subst", `<(id)`, view{Value: unknown, Opaque: true, Subst: true}},

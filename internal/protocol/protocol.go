@@ -113,6 +113,11 @@ type PolicySummary struct {
 	AllowRules            int      `json:"allow_rules"`
 	DenyRules             int      `json:"deny_rules"`
 	AllowOutsideWorkspace bool     `json:"allow_outside_workspace"`
+	// PolicyFile is the local policy file in effect ("" for none), and
+	// ExtraSafeCommands and SensitivePaths what it adds.
+	PolicyFile        string   `json:"policy_file,omitempty"`
+	ExtraSafeCommands []string `json:"extra_safe_commands"`
+	SensitivePaths    int      `json:"sensitive_paths"`
 }
 
 // Timeouts are in seconds. Approval is how long a prompt waits for a

@@ -97,10 +97,12 @@ func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client s
 	case policy.Deny:
 		return s.deny(ex, verdict.Approval, verdict.Rule, verdict.Reason, runtime.ExitDenied)
 	case policy.Ask:
+		// A grant (an earlier "always" for this exact command in this
+		// session) answers here too, as approval "grant".
 		answer := s.cfg.Approver.Ask(ctx, approval.Request{
 			ID: req.RequestID, Client: client, Session: req.Session, Cwd: cwd,
 			Command: req.Command, Why: verdict.Reason,
-			Timeout: req.EffectiveTimeout(s.cfg.DefaultTimeout, s.cfg.MaxTimeout),
+			Timeout: req.EffectiveTimeout(s.cfg.DefaultTimeout, s.cfg.MaxTimeout), At: start,
 		})
 		if answer.Err != nil {
 			s.cfg.Logger.Warn("approval prompt", "request_id", req.RequestID, "approval", answer.Approval, "err", answer.Err)
@@ -112,13 +114,16 @@ func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client s
 			return s.deny(ex, answer.Approval, verdict.Rule, answer.Reason, runtime.ExitDenied)
 		}
 		ex.approval = answer.Approval
+		if answer.Granted {
+			ex.note = "the person allowed this exact command for the rest of session " + req.Session
+		}
 	default:
 		ex.approval = verdict.Approval
 	}
 
 	// The decision is on disk before the command starts, so a crash can
 	// never hide a command that ran.
-	if _, err := s.record(ex, audit.Record{Event: audit.EventDecision, Decision: "allow", Approval: ex.approval, Rule: ex.rule}); err != nil {
+	if _, err := s.record(ex, audit.Record{Event: audit.EventDecision, Decision: "allow", Approval: ex.approval, Rule: ex.rule, Reason: ex.note}); err != nil {
 		return protocol.ExecResponse{}, err
 	}
 
@@ -146,6 +151,7 @@ type execution struct {
 	cwd      string
 	approval string
 	rule     string
+	note     string // for the audit: the grant an "always" answer recorded
 }
 
 // deny answers a command that will not run: one audit record, exit code
