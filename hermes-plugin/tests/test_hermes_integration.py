@@ -222,5 +222,5 @@ def test_denied_at_the_prompt(new_session, call, sidecar_bin, tmp_path):
         os.environ.pop("SIDECAR_TOKEN", None)
         ask.stop()
     assert r["exit_code"] == 125, r
-    assert r["output"].startswith("Sidecar denied this command: no terminal to ask on")
+    assert r["output"].startswith("Sidecar denied this command: nobody could be asked")
     assert not (ask.workspace / "agent-was-here").exists()
