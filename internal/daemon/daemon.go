@@ -61,7 +61,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt, err := host.New(host.Options{})
+	rt, err := host.New(host.Options{WarmShells: 2})
 	if err != nil {
 		return nil, fmt.Errorf("host runtime: %w", err)
 	}

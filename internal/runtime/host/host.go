@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,6 +19,10 @@ const (
 	DefaultDrainTimeout = 2 * time.Second
 )
 
+// MaxWarmShells bounds Options.WarmShells. Each idle shell is a sleeping
+// bash (a few MiB, mostly shared) and four pipe ends in the daemon.
+const MaxWarmShells = 16
+
 // ErrShellUnusable reports that Options.Shell is missing or is not a bash
 // this runtime can drive. There is no fallback to another shell: the
 // wrapper relies on bash features (traps, builtin, declare -px).
@@ -26,6 +31,9 @@ var ErrShellUnusable = errors.New("shell unusable")
 // ErrInvalidOptions reports Options New refuses, such as a negative
 // duration.
 var ErrInvalidOptions = errors.New("invalid options")
+
+// ErrClosed reports a Run after Close.
+var ErrClosed = errors.New("runtime closed")
 
 // ErrInvalidRequest reports a Request this runtime refuses before starting
 // anything, such as a relative Cwd or a non-positive Timeout.
@@ -46,19 +54,27 @@ type Options struct {
 	// exited and its group was killed, for processes that escaped the
 	// group while holding the pipe; default DefaultDrainTimeout.
 	DrainTimeout time.Duration
+	// WarmShells is how many shells are kept started ahead of requests,
+	// so that a request does not wait for bash to start (see the package
+	// doc); at most MaxWarmShells. 0 turns them off: every request then
+	// starts its own shell. A Runtime with warm shells must be closed.
+	WarmShells int
 }
 
-// Runtime runs commands on the host as the current user. It holds no
-// mutable state and is safe for concurrent use.
+// Runtime runs commands on the host as the current user. It is safe for
+// concurrent use.
 type Runtime struct {
 	shell        string
 	killGrace    time.Duration
 	drainTimeout time.Duration
 	groups       *lingering
+	pool         *pool // nil without warm shells
+	closed       atomic.Bool
 }
 
 // New checks opts and the shell and returns a Runtime. It runs the shell
-// once to confirm that it is bash.
+// once to confirm that it is bash. With Options.WarmShells it also starts
+// the one goroutine that keeps warm shells ready; Close stops it.
 func New(opts Options) (*Runtime, error) {
 	r := &Runtime{shell: opts.Shell, killGrace: opts.KillGrace, drainTimeout: opts.DrainTimeout, groups: newLingering()}
 	if r.shell == "" {
@@ -73,8 +89,14 @@ func New(opts Options) (*Runtime, error) {
 	if r.killGrace < 0 || r.drainTimeout < 0 {
 		return nil, fmt.Errorf("%w: KillGrace %v and DrainTimeout %v must not be negative", ErrInvalidOptions, r.killGrace, r.drainTimeout)
 	}
+	if opts.WarmShells < 0 || opts.WarmShells > MaxWarmShells {
+		return nil, fmt.Errorf("%w: WarmShells %d is not between 0 and %d", ErrInvalidOptions, opts.WarmShells, MaxWarmShells)
+	}
 	if err := checkShell(r.shell); err != nil {
 		return nil, err
+	}
+	if opts.WarmShells > 0 {
+		r.pool = newPool(r.shell, opts.WarmShells)
 	}
 	return r, nil
 }
@@ -82,10 +104,16 @@ func New(opts Options) (*Runtime, error) {
 // Name reports the runtime kind, "host".
 func (r *Runtime) Name() string { return "host" }
 
-// Close kills the process groups of finished commands that still have
-// background jobs running, so nothing a command started outlives the
-// daemon. Run must not be called after Close.
+// Close kills the idle warm shells and the process groups of finished
+// commands that still have background jobs running, so nothing a command
+// started outlives the daemon. It does not stop commands still running;
+// cancel their contexts for that. Run fails with ErrClosed after Close;
+// calling Close again does nothing more.
 func (r *Runtime) Close() error {
+	r.closed.Store(true)
+	if r.pool != nil {
+		r.pool.close()
+	}
 	r.groups.killAll()
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
 	"github.com/sidecarhq/sidecar/internal/runtime"
@@ -26,15 +27,42 @@ func TestMain(m *testing.M) {
 // testEnv is a small complete environment for test commands.
 var testEnv = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/nonexistent"}
 
+// path is one way Run gets its shell. Every behaviour test runs on each;
+// on the warm path every call of the run helper must take a warm shell,
+// so a warm Runtime serves one test at a time.
+type path struct {
+	name       string
+	warmShells int
+}
+
+var paths = []path{{"cold", 0}, {"warm", 2}}
+
 // newRuntime returns a Runtime with short kill and drain waits so tests
-// that exercise them stay quick.
-func newRuntime(t *testing.T) *Runtime {
+// that exercise them stay quick. It is closed when the test ends.
+func newRuntime(t *testing.T, warmShells int) *Runtime {
 	t.Helper()
-	r, err := New(Options{KillGrace: 200 * time.Millisecond, DrainTimeout: 300 * time.Millisecond})
+	r, err := New(Options{KillGrace: 200 * time.Millisecond, DrainTimeout: 300 * time.Millisecond, WarmShells: warmShells})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
+	t.Cleanup(func() {
+		if err := r.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
 	return r
+}
+
+// forEachPath runs f as one parallel subtest per path, each with its own
+// Runtime.
+func forEachPath(t *testing.T, f func(t *testing.T, r *Runtime)) {
+	t.Helper()
+	for _, p := range paths {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, newRuntime(t, p.warmShells))
+		})
+	}
 }
 
 // request returns a Request for command with test defaults.
@@ -50,9 +78,20 @@ func request(t *testing.T, command string) runtime.Request {
 	}
 }
 
-// run runs req, failing the test if Run errors or hangs.
+// run runs req, failing the test if Run errors or hangs. With warm shells
+// it first waits until one started with req.Env is idle and then fails the
+// test unless Run took it.
 func run(t *testing.T, r *Runtime, ctx context.Context, req runtime.Request) runtime.Result {
 	t.Helper()
+	if r.pool != nil {
+		primeWarm(t, r.pool, req.Env)
+		before := statsOf(r.pool)
+		defer func() {
+			if after := statsOf(r.pool); after.hits != before.hits+1 {
+				t.Errorf("Run(%q) did not take a warm shell: stats %+v before, %+v after", req.Command, before, after)
+			}
+		}()
+	}
 	type outcome struct {
 		res runtime.Result
 		err error
@@ -111,7 +150,7 @@ func procsWithArg(t *testing.T, arg string) []int {
 
 // eventually polls cond until it holds, failing after a generous hang
 // guard. Killed processes take a moment to be torn down and reaped.
-func eventually(t *testing.T, what string, cond func() bool) {
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !cond(); {
 		if time.Now().After(deadline) {
@@ -161,12 +200,18 @@ func TestNew(t *testing.T) {
 		{"not executable", Options{Shell: notExec}, ErrShellUnusable},
 		{"not bash", Options{Shell: "/bin/sh"}, ErrShellUnusable},
 		{"negative grace", Options{KillGrace: -time.Second}, ErrInvalidOptions},
+		{"negative warm shells", Options{WarmShells: -1}, ErrInvalidOptions},
+		{"too many warm shells", Options{WarmShells: MaxWarmShells + 1}, ErrInvalidOptions},
+		{"warm shells", Options{WarmShells: MaxWarmShells}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := New(tt.opts)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("New(%+v) error = %v, want %v", tt.opts, err, tt.wantErr)
+			}
+			if r != nil {
+				t.Cleanup(func() { _ = r.Close() }) // always nil
 			}
 			if err == nil && (r.Name() != "host" || r.shell != DefaultShell || r.killGrace != DefaultKillGrace || r.drainTimeout != DefaultDrainTimeout) {
 				t.Errorf("New(%+v) = %+v, want defaults", tt.opts, r)
@@ -176,3 +221,24 @@ func TestNew(t *testing.T) {
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func TestRunAfterClose(t *testing.T) {
+	forEachPath(t, func(t *testing.T, r *Runtime) {
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		req := request(t, "touch ran")
+		req.Cwd = dir
+		res, err := r.Run(context.Background(), req)
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("Run after Close error = %v, want %v", err, ErrClosed)
+		}
+		if diff := cmp.Diff(runtime.Result{}, res); diff != "" {
+			t.Errorf("Run after Close result mismatch (-want +got):\n%s", diff)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "ran")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the command ran after Close: %v", err)
+		}
+	})
+}

@@ -16,7 +16,6 @@ import (
 // kill(-pgid, 0) and a /proc scan, that none of them outlives Run.
 
 func TestRunTimeoutKillsGroup(t *testing.T) {
-	r := newRuntime(t)
 	tests := []struct {
 		name    string
 		command string // %s is the unique sleep argument
@@ -25,89 +24,106 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 		{"TERM ignored everywhere", "trap '' TERM; echo $$; sleep %[1]s & sleep %[1]s"},
 		{"foreground sleep", "echo $$; sleep %[1]s"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			arg := uniqueSleep()
-			req := request(t, sprintf(tt.command, arg))
-			req.Timeout = 300 * time.Millisecond
-			got := run(t, r, context.Background(), req)
-			if got.ExitCode != runtime.ExitTimedOut || !got.TimedOut || got.Cancelled {
-				t.Errorf("Run = exit %d, timed out %v, cancelled %v; want exit 124, timed out", got.ExitCode, got.TimedOut, got.Cancelled)
-			}
-			// Only the command's own output: the trap that lost its
-			// record pipe to the signal must not complain into it.
-			if _, rest, _ := strings.Cut(string(got.Output), "\n"); rest != "" {
-				t.Errorf("output after the pid: %q", rest)
-			}
-			assertGone(t, leaderPID(t, got.Output), arg)
-		})
+	for _, p := range paths {
+		for _, tt := range tests {
+			t.Run(p.name+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				r := newRuntime(t, p.warmShells)
+				arg := uniqueSleep()
+				req := request(t, sprintf(tt.command, arg))
+				req.Timeout = 300 * time.Millisecond
+				got := run(t, r, context.Background(), req)
+				if got.ExitCode != runtime.ExitTimedOut || !got.TimedOut || got.Cancelled {
+					t.Errorf("Run = exit %d, timed out %v, cancelled %v; want exit 124, timed out", got.ExitCode, got.TimedOut, got.Cancelled)
+				}
+				// Only the command's own output: the trap that lost its
+				// record pipe to the signal must not complain into it.
+				if _, rest, _ := strings.Cut(string(got.Output), "\n"); rest != "" {
+					t.Errorf("output after the pid: %q", rest)
+				}
+				assertGone(t, leaderPID(t, got.Output), arg)
+			})
+		}
 	}
 }
 
 func TestRunCancel(t *testing.T) {
-	r := newRuntime(t)
-	arg := uniqueSleep()
-	req := request(t, "echo $$; sleep "+arg+" & sleep "+arg)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// Cancel once the command is surely running: its sleeper is visible.
-	go func() {
-		for ctx.Err() == nil && len(procsWithArg(t, arg)) < 2 {
-			time.Sleep(5 * time.Millisecond)
+	forEachPath(t, func(t *testing.T, r *Runtime) {
+		arg := uniqueSleep()
+		req := request(t, "echo $$; sleep "+arg+" & sleep "+arg)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		// Cancel once the command is surely running: its sleeper is visible.
+		go func() {
+			for ctx.Err() == nil && len(procsWithArg(t, arg)) < 2 {
+				time.Sleep(5 * time.Millisecond)
+			}
+			cancel()
+		}()
+		got := run(t, r, ctx, req)
+		if got.ExitCode != runtime.ExitCancelled || !got.Cancelled || got.TimedOut {
+			t.Errorf("Run = exit %d, cancelled %v, timed out %v; want exit 130, cancelled", got.ExitCode, got.Cancelled, got.TimedOut)
 		}
-		cancel()
-	}()
-	got := run(t, r, ctx, req)
-	if got.ExitCode != runtime.ExitCancelled || !got.Cancelled || got.TimedOut {
-		t.Errorf("Run = exit %d, cancelled %v, timed out %v; want exit 130, cancelled", got.ExitCode, got.Cancelled, got.TimedOut)
-	}
-	assertGone(t, leaderPID(t, got.Output), arg)
+		assertGone(t, leaderPID(t, got.Output), arg)
+	})
 }
 
 func TestRunBackgroundJobOutlivesRequestUntilClose(t *testing.T) {
-	r := newRuntime(t)
-	arg := uniqueSleep()
-	got := run(t, r, context.Background(), request(t, "echo $$; sleep "+arg+" >/dev/null 2>&1 & exit 0"))
-	if got.ExitCode != 0 || got.TimedOut {
-		t.Errorf("Run = exit %d, timed out %v; want 0", got.ExitCode, got.TimedOut)
-	}
-	if pids := procsWithArg(t, arg); len(pids) != 1 {
-		t.Fatalf("background sleepers after the request = %v, want exactly one", pids)
-	}
-	if err := r.Close(); err != nil {
-		t.Fatal(err)
-	}
-	assertGone(t, leaderPID(t, got.Output), arg)
+	forEachPath(t, func(t *testing.T, r *Runtime) {
+		arg := uniqueSleep()
+		got := run(t, r, context.Background(), request(t, "echo $$; sleep "+arg+" >/dev/null 2>&1 & exit 0"))
+		if got.ExitCode != 0 || got.TimedOut {
+			t.Errorf("Run = exit %d, timed out %v; want 0", got.ExitCode, got.TimedOut)
+		}
+		if pids := procsWithArg(t, arg); len(pids) != 1 {
+			t.Fatalf("background sleepers after the request = %v, want exactly one", pids)
+		}
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		assertGone(t, leaderPID(t, got.Output), arg)
+	})
 }
 
 func TestRunEscapedGrandchildDoesNotHang(t *testing.T) {
-	r := newRuntime(t)
-	arg := uniqueSleep()
-	// The subshell is not a group leader, so setsid(1) calls setsid(2)
-	// itself, and sleep keeps the inherited output pipe in a new session.
-	// The shell waits until the escape happened, or the group kill after
-	// its exit could catch the child before setsid.
-	got := run(t, r, context.Background(), request(t,
-		"(setsid sh -c 'touch escaped; exec sleep "+arg+"' &); until [ -e escaped ]; do sleep 0.01; done; echo started"))
-	t.Cleanup(func() {
-		for _, pid := range procsWithArg(t, arg) {
-			_ = syscall.Kill(pid, syscall.SIGKILL) // best effort: it is our own sleeper
+	forEachPath(t, func(t *testing.T, r *Runtime) {
+		arg := uniqueSleep()
+		// The subshell is not a group leader, so setsid(1) calls setsid(2)
+		// itself, and sleep keeps the inherited output pipe in a new session.
+		// The shell waits until the escape happened, or the group kill after
+		// its exit could catch the child before setsid.
+		got := run(t, r, context.Background(), request(t,
+			"(setsid sh -c 'touch escaped; exec sleep "+arg+"' &); until [ -e escaped ]; do sleep 0.01; done; echo started"))
+		t.Cleanup(func() {
+			for _, pid := range procsWithArg(t, arg) {
+				_ = syscall.Kill(pid, syscall.SIGKILL) // best effort: it is our own sleeper
+			}
+		})
+		if string(got.Output) != "started\n" || got.ExitCode != 0 || got.TimedOut {
+			t.Errorf("Run = %q exit %d timed out %v; want \"started\\n\" exit 0", got.Output, got.ExitCode, got.TimedOut)
+		}
+		// The sleeper must really have escaped, or this test proves nothing.
+		if pids := procsWithArg(t, arg); len(pids) != 1 {
+			t.Errorf("escaped sleepers = %v, want exactly one", pids)
 		}
 	})
-	if string(got.Output) != "started\n" || got.ExitCode != 0 || got.TimedOut {
-		t.Errorf("Run = %q exit %d timed out %v; want \"started\\n\" exit 0", got.Output, got.ExitCode, got.TimedOut)
-	}
-	// The sleeper must really have escaped, or this test proves nothing.
-	if pids := procsWithArg(t, arg); len(pids) != 1 {
-		t.Errorf("escaped sleepers = %v, want exactly one", pids)
-	}
 }
 
 func TestRunLeaksNoFDs(t *testing.T) {
-	r := newRuntime(t)
+	// One path at a time: the count is the whole process's.
+	for _, p := range paths {
+		t.Run(p.name, func(t *testing.T) { testLeaksNoFDs(t, newRuntime(t, p.warmShells)) })
+	}
+}
+
+func testLeaksNoFDs(t *testing.T, r *Runtime) {
+	// Idle warm shells hold four pipe ends each: count once the pool has
+	// started exactly the shells it wants.
 	countFDs := func() int {
 		t.Helper()
+		if r.pool != nil {
+			settle(t, r.pool)
+		}
 		entries, err := os.ReadDir("/proc/self/fd")
 		if err != nil {
 			t.Fatal(err)

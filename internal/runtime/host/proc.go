@@ -6,87 +6,64 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/sidecarhq/sidecar/internal/runtime"
 )
 
-// proc is one started shell and the parent's ends of its pipes. Every
-// *os.File handed to exec.Cmd is a real pipe, so exec starts no copying
-// goroutines and Wait never waits on I/O; the reading is ours to bound.
+// proc is one shell running one request, cold or warm, and the parent's
+// ends of its pipes. Every *os.File handed to exec.Cmd is a real pipe, so
+// exec starts no copying goroutines and Wait never waits on I/O; the
+// reading is ours to bound.
 type proc struct {
 	cmd     *exec.Cmd
-	started time.Time
+	started time.Time // when the request got the shell
 
 	outR, recR *os.File // read ends: merged output, EXIT-trap record
+	scriptW    *os.File // write end of a warm shell's payload pipe; nil when cold
+	payload    string   // what feed writes to scriptW
 	stdinW     *os.File // write end of stdin; nil when stdin is /dev/null
 
 	out, rec capture
 	exited   chan struct{} // closed when the leader exited (not yet reaped)
 	outDone  chan struct{} // closed when the output drain stopped
 	recDone  chan struct{} // closed when the record drain stopped
-	inDone   chan struct{} // closed when feeding stdin stopped
+	inDone   chan struct{} // closed when feeding the payload and stdin stopped
 }
 
-// start launches the shell running script for req, with the pipes and the
-// goroutines that feed and drain them.
-func (r *Runtime) start(req runtime.Request, script string) (p *proc, err error) {
-	var parentEnds, childEnds []*os.File
-	defer func() {
-		// The child holds its own copies once started; the parent keeps only
-		// the ends it reads or writes, and none of them if start failed.
-		closeFiles(childEnds)
-		if err != nil {
-			closeFiles(parentEnds)
-		}
-	}()
-	pipe := func(what string) (rd, wr *os.File, err error) {
-		rd, wr, err = os.Pipe()
-		if err != nil {
-			return nil, nil, fmt.Errorf("make %s pipe: %w", what, err)
-		}
-		return rd, wr, nil
-	}
-
-	p = &proc{
-		out:     capture{limit: req.MaxOutput},
+// newProc returns a proc with its captures and channels, for a shell yet
+// to be attached.
+func newProc(maxOutput int) *proc {
+	return &proc{
+		out:     capture{limit: maxOutput},
 		rec:     capture{limit: recordLimit},
 		exited:  make(chan struct{}),
 		outDone: make(chan struct{}),
 		recDone: make(chan struct{}),
 		inDone:  make(chan struct{}),
 	}
-	var outW, recW *os.File
-	if p.outR, outW, err = pipe("output"); err != nil {
-		return nil, err
-	}
-	parentEnds, childEnds = append(parentEnds, p.outR), append(childEnds, outW)
-	if p.recR, recW, err = pipe("record"); err != nil {
-		return nil, err
-	}
-	parentEnds, childEnds = append(parentEnds, p.recR), append(childEnds, recW)
+}
 
-	env := req.Env
-	if env == nil {
-		env = []string{} // a nil Env would make exec pass the daemon's own
+// startCold starts a fresh shell running script for req, in req.Cwd, and
+// the goroutines that feed and drain its pipes.
+func (r *Runtime) startCold(req runtime.Request, script string) (p *proc, err error) {
+	var ps pipes
+	defer func() { ps.done(err != nil) }()
+
+	p = newProc(req.MaxOutput)
+	var outW, recW *os.File
+	if p.outR, outW, err = ps.fromChild("output"); err != nil {
+		return nil, err
 	}
-	p.cmd = &exec.Cmd{
-		Path:        r.shell,
-		Args:        []string{"bash", "--noprofile", "--norc", "-c", script},
-		Env:         env,
-		Dir:         req.Cwd,
-		Stdout:      outW,
-		Stderr:      outW,
-		ExtraFiles:  []*os.File{recW}, // fd 3 == recordFD
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+	if p.recR, recW, err = ps.fromChild("record"); err != nil {
+		return nil, err
 	}
+	p.cmd = shellCmd(r.shell, script, req.Env, req.Cwd, outW, recW) // recW is fd 3 == recordFD
 	if req.Stdin != nil {
 		var inR *os.File
-		if inR, p.stdinW, err = pipe("stdin"); err != nil {
+		if inR, p.stdinW, err = ps.toChild("stdin"); err != nil {
 			return nil, err
 		}
-		parentEnds, childEnds = append(parentEnds, p.stdinW), append(childEnds, inR)
 		p.cmd.Stdin = inR
 	}
 
@@ -94,34 +71,48 @@ func (r *Runtime) start(req runtime.Request, script string) (p *proc, err error)
 	if err := p.cmd.Start(); err != nil {
 		return nil, startError(req.Cwd, err)
 	}
-	go waitExited(p.cmd.Process.Pid, p.exited)
-	go drain(p.outR, &p.out, p.outDone)
-	go drain(p.recR, &p.rec, p.recDone)
-	go p.feed(req.Stdin)
+	p.watch(req.Stdin)
 	return p, nil
 }
 
-// feed writes stdin and closes it so the command sees EOF. Write errors are
-// dropped on purpose: EPIPE means the command did not read all of its
-// input, and a deadline means finish stopped the feeding; neither is the
-// command's failure.
-func (p *proc) feed(stdin []byte) {
-	defer close(p.inDone)
-	if p.stdinW == nil {
-		return
-	}
-	_, _ = p.stdinW.Write(stdin)
-	_ = p.stdinW.Close()
+// watch starts the goroutines that see a started shell through: one waits
+// for the leader to exit, two drain the pipes, one feeds the payload and
+// stdin. finish waits for all of them.
+func (p *proc) watch(stdin []byte) {
+	go waitExited(p.cmd.Process.Pid, p.exited)
+	go drain(p.outR, &p.out, p.outDone)
+	go drain(p.recR, &p.rec, p.recDone)
+	go p.feed(stdin)
 }
 
-// finish stops feeding stdin, drains both pipes until EOF or drainTimeout,
-// and closes the parent's ends. Call it only after the process group was
+// feed writes a warm shell's payload and closes its pipe (the shell reads
+// it to EOF before running anything), then writes stdin and closes it so
+// the command sees EOF. Write errors are dropped on purpose: EPIPE means the
+// shell died or the command did not read all of its input, and a deadline
+// means finish stopped the feeding; none of that is the command's failure,
+// and the result reports how the shell ended.
+func (p *proc) feed(stdin []byte) {
+	defer close(p.inDone)
+	if p.scriptW != nil {
+		_, _ = p.scriptW.Write([]byte(p.payload))
+		_ = p.scriptW.Close()
+	}
+	if p.stdinW != nil {
+		_, _ = p.stdinW.Write(stdin)
+		_ = p.stdinW.Close()
+	}
+}
+
+// finish stops feeding, drains both pipes until EOF or drainTimeout, and
+// closes the parent's ends. Call it only after the process group was
 // killed, so that EOF comes at once unless a process escaped the group.
 func (p *proc) finish(drainTimeout time.Duration) {
 	// Setting a deadline cannot fail for os.Pipe ends, which are always in
 	// the runtime poller on Linux; on a closed file it is a no-op.
-	if p.stdinW != nil {
-		_ = p.stdinW.SetWriteDeadline(time.Now())
+	for _, w := range []*os.File{p.scriptW, p.stdinW} {
+		if w != nil {
+			_ = w.SetWriteDeadline(time.Now())
+		}
 	}
 	deadline := time.Now().Add(drainTimeout)
 	_ = p.outR.SetReadDeadline(deadline)
@@ -140,13 +131,4 @@ func startError(cwd string, err error) error {
 		return fmt.Errorf("%w: %s: %w", runtime.ErrCwdUnusable, cwd, pe.Err)
 	}
 	return fmt.Errorf("start shell: %w", err)
-}
-
-// closeFiles closes fs. Close errors on pipe ends carry no information the
-// caller could act on (no data is buffered in user space), so they are
-// dropped.
-func closeFiles(fs []*os.File) {
-	for _, f := range fs {
-		_ = f.Close()
-	}
 }

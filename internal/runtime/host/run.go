@@ -19,8 +19,12 @@ import (
 // a command that cleans up on SIGTERM (lock files, temp dirs) should get to
 // do so whoever stopped it. Run returns an error only when the command was
 // not started: an invalid request, a cwd that cannot be entered
-// (runtime.ErrCwdUnusable), ctx already done, or exec failing.
+// (runtime.ErrCwdUnusable), ctx already done, the runtime closed
+// (ErrClosed), or exec failing.
 func (r *Runtime) Run(ctx context.Context, req runtime.Request) (runtime.Result, error) {
+	if r.closed.Load() {
+		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, ErrClosed)
+	}
 	if err := validate(req); err != nil {
 		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
 	}
@@ -39,7 +43,20 @@ func (r *Runtime) Run(ctx context.Context, req runtime.Request) (runtime.Result,
 	if err != nil {
 		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
 	}
-	return r.wait(ctx, p, req.Timeout, nonce), nil
+	res := r.wait(ctx, p, req.Timeout, nonce)
+	r.pool.wake() // replace the shell taken, now that the CPU is free
+	return res, nil
+}
+
+// start runs script for req in a warm shell started with exactly req.Env
+// if one is idle, else in a fresh shell. Either way the shell runs the
+// same wrapper with the same environment, stdin, descriptors and start
+// directory; only how long it takes differs.
+func (r *Runtime) start(req runtime.Request, script string) (*proc, error) {
+	if w := r.pool.take(req.Env, len(script) <= maxWarmScript); w != nil {
+		return w.begin(req, script)
+	}
+	return r.startCold(req, script)
 }
 
 // wait takes a started proc to its end: the leader's exit (or the kill
