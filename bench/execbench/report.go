@@ -118,7 +118,7 @@ func (r report) writeAuditCost(w io.Writer) {
 		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s |\n", off.Concurrency,
 			fmtDur(on.P50), fmtDur(off.P50), fmtSigned(on.P50-off.P50), fmtDur(on.P99), fmtDur(off.P99))
 	}
-	fmt.Fprintln(w, "\nThe audit log writes and fsyncs two records per command (decision, result).")
+	fmt.Fprintln(w, "\nThe audit log writes two records per command and fsyncs the first (the decision, before the command starts).")
 	fmt.Fprintln(w)
 }
 
