@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sidecarhq/sidecar/internal/agentdns/admin"
 )
 
 // newDNSDecideCmd is `dns approve` or `dns deny`.
@@ -49,36 +52,25 @@ func newDNSDecideCmd(env Env, verb string) *cobra.Command {
 }
 
 func newDNSModeCmd(env Env) *cobra.Command {
-	var f dnsFlags
-	cmd := &cobra.Command{
-		Use:   "mode POLICY learn|enforce",
-		Short: "Switch a policy between learn and enforce, at once; it stays so across restarts",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := f.client(env)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			ctx, cancel := adminContext(cmd)
-			defer cancel()
-			p, err := c.SetMode(ctx, args[0], args[1])
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "policy %s: mode %s, default %s, hold first seen %v\n", p.Name, p.Mode, p.Default, p.HoldFirstSeen)
-			return nil
-		},
-	}
-	f.add(cmd, false)
-	return cmd
+	return newDNSPolicySettingCmd(env, "mode POLICY learn|enforce",
+		"Switch a policy between learn and enforce, at once; it stays so across restarts",
+		(*admin.Client).SetMode)
 }
 
 func newDNSDefaultCmd(env Env) *cobra.Command {
+	return newDNSPolicySettingCmd(env, "default POLICY allow|deny",
+		"Set what an enforce-mode policy does with names no rule covers (when it does not hold them)",
+		(*admin.Client).SetDefault)
+}
+
+// newDNSPolicySettingCmd is a verb that changes one setting of a running
+// policy through the admin socket and prints the policy as it now stands.
+func newDNSPolicySettingCmd(env Env, use, short string,
+	set func(c *admin.Client, ctx context.Context, policy, value string) (admin.Policy, error)) *cobra.Command {
 	var f dnsFlags
 	cmd := &cobra.Command{
-		Use:   "default POLICY allow|deny",
-		Short: "Set what an enforce-mode policy does with names no rule covers (when it does not hold them)",
+		Use:   use,
+		Short: short,
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := f.client(env)
@@ -88,7 +80,7 @@ func newDNSDefaultCmd(env Env) *cobra.Command {
 			defer c.Close()
 			ctx, cancel := adminContext(cmd)
 			defer cancel()
-			p, err := c.SetDefault(ctx, args[0], args[1])
+			p, err := set(c, ctx, args[0], args[1])
 			if err != nil {
 				return err
 			}
