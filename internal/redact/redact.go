@@ -43,8 +43,14 @@ func Command(s string) string {
 
 // apply runs every rule once, in order.
 func (rs ruleSet) apply(s string) string {
+	lower := strings.ToLower(s)
 	for _, r := range rs {
-		s = r.apply(s)
+		if !r.mayMatch(lower) {
+			continue
+		}
+		if next := r.apply(s); next != s {
+			s, lower = next, strings.ToLower(next)
+		}
 	}
 	return s
 }
