@@ -103,6 +103,20 @@ func (f *dnsFlags) client(env Env) (*admin.Client, error) {
 	return admin.NewClient(filepath.Join(dir, admin.SocketName)), nil
 }
 
+// connect opens the admin client for a verb, with the verb's deadline.
+// The caller defers done, which closes both.
+func (f *dnsFlags) connect(cmd *cobra.Command, env Env) (*admin.Client, context.Context, func(), error) {
+	c, err := f.client(env)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := adminContext(cmd)
+	return c, ctx, func() {
+		cancel()
+		c.Close()
+	}, nil
+}
+
 // liveListeners returns each listener's bound address, asking the running
 // resolver (which knows the port it got for a configured port 0) and
 // falling back to the config when it is not running.

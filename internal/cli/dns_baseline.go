@@ -32,13 +32,11 @@ func newDNSBaselineExportCmd(env Env) *cobra.Command {
 			if pol == "" {
 				return errors.New("--policy is required")
 			}
-			c, err := f.client(env)
+			c, ctx, done, err := f.connect(cmd, env)
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := adminContext(cmd)
-			defer cancel()
+			defer done()
 			b, err := c.ExportBaseline(ctx, pol)
 			if err != nil {
 				return err
@@ -76,13 +74,11 @@ func newDNSBaselineImportCmd(env Env) *cobra.Command {
 			if err := dec.Decode(&b); err != nil {
 				return fmt.Errorf("read baseline: %w", err)
 			}
-			c, err := f.client(env)
+			c, ctx, done, err := f.connect(cmd, env)
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := adminContext(cmd)
-			defer cancel()
+			defer done()
 			im, err := c.ImportBaseline(ctx, pol, b)
 			if err != nil {
 				return err

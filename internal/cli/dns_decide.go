@@ -27,13 +27,11 @@ func newDNSDecideCmd(env Env, verb string) *cobra.Command {
 			if pol == "" {
 				return errors.New("--policy is required")
 			}
-			c, err := f.client(env)
+			c, ctx, done, err := f.connect(cmd, env)
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := adminContext(cmd)
-			defer cancel()
+			defer done()
 			decide := c.Approve
 			if verb == "deny" {
 				decide = c.Deny
@@ -73,13 +71,11 @@ func newDNSPolicySettingCmd(env Env, use, short string,
 		Short: short,
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := f.client(env)
+			c, ctx, done, err := f.connect(cmd, env)
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := adminContext(cmd)
-			defer cancel()
+			defer done()
 			p, err := set(c, ctx, args[0], args[1])
 			if err != nil {
 				return err

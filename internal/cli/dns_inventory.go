@@ -28,13 +28,11 @@ func newDNSInventoryCmd(env Env) *cobra.Command {
 				}
 				filter.Status = st
 			}
-			c, err := f.client(env)
+			c, ctx, done, err := f.connect(cmd, env)
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := adminContext(cmd)
-			defer cancel()
+			defer done()
 			entries, err := c.Inventory(ctx, filter)
 			if err != nil {
 				return err

@@ -17,13 +17,11 @@ func newDNSStatusCmd(env Env) *cobra.Command {
 		Short: "Show the running resolver's listeners, policies, inventory size and per-stage counters",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := f.client(env)
+			c, ctx, done, err := f.connect(cmd, env)
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := adminContext(cmd)
-			defer cancel()
+			defer done()
 			st, err := c.Status(ctx)
 			if err != nil {
 				return err
