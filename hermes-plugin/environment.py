@@ -6,6 +6,11 @@ wrote it, so the daemon's policy, prompt and audit see the real string. The
 daemon builds its own wrapper, tracks the session's directory and exports, and
 answers with the exit code and the directory the command ended in.
 
+``get_temp_dir`` puts Hermes's ``execute_code`` staging inside the workspace
+(``temp_dir`` setting, default ``<workspace>/.sidecar-tmp``): Hermes polls
+that directory every 100 ms, and only reads inside the workspace run without
+asking the person.
+
 Safe for concurrent use: ``execute_code`` polls for tool requests on one thread
 while its script runs on another. Each call has its own connection; only
 ``cwd`` is shared, under a lock.
@@ -13,6 +18,7 @@ while its script runs on another. Each call has its own connection; only
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import threading
 import time
@@ -23,7 +29,9 @@ from tools.environments.base import BaseEnvironment, EnvironmentConnectionError
 
 from .client import ExecCall, SidecarClient
 from .errors import ConnectionLost, DaemonRejected, SidecarError
-from .paths import within
+from .paths import resolve_temp_dir, within
+
+logger = logging.getLogger(__name__)
 
 # The daemon may hold a command at the approval prompt before its timeout
 # starts (`serve --approval-timeout`, reported in /v1/status); the answer is
@@ -51,8 +59,12 @@ class SidecarEnvironment(BaseEnvironment):
     """One Hermes task's view of a daemon session."""
 
     def __init__(self, *, client: SidecarClient, session: str, status: dict, timeout: int,
-                 hermes_cwd: str = "") -> None:
+                 hermes_cwd: str = "", temp_dir: str = "") -> None:
         self._workspace = str(status.get("workspace") or "/")
+        # Set before the base __init__, which asks get_temp_dir() for its snapshot paths.
+        self._temp_dir, problem = resolve_temp_dir(temp_dir, self._workspace)
+        if problem:
+            logger.warning("Sidecar: %s", problem)
         super().__init__(cwd=self._workspace, timeout=timeout)
         self._client = client
         self._session = session
@@ -76,6 +88,16 @@ class SidecarEnvironment(BaseEnvironment):
     @property
     def workspace(self) -> str:
         return self._workspace
+
+    def get_temp_dir(self) -> str:
+        """Where Hermes stages ``execute_code`` (``hermes_exec_*``, ``hermes_rkernel_*``) on the daemon's machine.
+
+        Inside the workspace unless ``temp_dir`` says otherwise, so the
+        request polls are reads the daemon runs without a prompt. The
+        attribute is set before the base ``__init__`` asks; Hermes's "/tmp"
+        answers only for an instance built some other way.
+        """
+        return getattr(self, "_temp_dir", "") or super().get_temp_dir()
 
     def cleanup(self) -> None:
         """Nothing to release: the daemon owns the session, and each call closed its connection."""

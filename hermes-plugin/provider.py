@@ -11,6 +11,7 @@ from tools.environments.base import EnvironmentConnectionError
 from .client import SidecarClient
 from .environment import SidecarEnvironment
 from .errors import SidecarError
+from .paths import resolve_temp_dir, within
 from .settings import TOKEN_ENV, Settings
 
 _SESSION_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -98,6 +99,9 @@ class SidecarProvider(TerminalEnvironmentProvider):
         if settings.workspace and settings.workspace != status.get("workspace"):
             rows.append((False, "Sidecar workspace",
                          f"configured {settings.workspace}, daemon serves {status.get('workspace')}"))
+        temp_problem = _temp_dir_problem(settings.temp_dir, status)
+        if temp_problem:
+            rows.append((False, "Sidecar temp dir", temp_problem))
         return rows
 
     def setup_instructions(self) -> list[str]:
@@ -124,4 +128,17 @@ class SidecarProvider(TerminalEnvironmentProvider):
                 f"Sidecar backend unavailable: {err}",
                 retry_hint=err.hint or "Start `sidecar serve` on the person's machine, then retry.") from err
         return SidecarEnvironment(client=client, session=session_name(task_id), status=status,
-                                  timeout=int(timeout or settings.timeout), hermes_cwd=cwd)
+                                  timeout=int(timeout or settings.timeout), hermes_cwd=cwd,
+                                  temp_dir=settings.temp_dir)
+
+
+def _temp_dir_problem(setting: str, status: dict) -> str:
+    """Why the ``temp_dir`` setting will not do what it should on this daemon, or ""."""
+    workspace = str(status.get("workspace") or "/")
+    path, problem = resolve_temp_dir(setting, workspace)
+    if problem:
+        return problem
+    if not within(workspace, path) and not (status.get("policy") or {}).get("allow_outside_workspace"):
+        return (f"{path} is outside the workspace {workspace}: in ask mode the person is asked about "
+                "every execute_code poll (ten a second), in read-only mode they are refused")
+    return ""

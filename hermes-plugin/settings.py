@@ -33,6 +33,7 @@ class Settings:
     token: str = ""
     token_source: str = ""  # "environment", ".env", "config" or "" when missing
     binary: str = "sidecar"
+    temp_dir: str = ""  # "" means <workspace>/.sidecar-tmp; see paths.resolve_temp_dir
 
     @classmethod
     def load(cls, get_config: ConfigGetter, environ: Optional[dict] = None,
@@ -42,9 +43,10 @@ class Settings:
         workspace = str(get_config("workspace", "") or "").strip()
         timeout = _positive_int(get_config("timeout", DEFAULT_TIMEOUT), DEFAULT_TIMEOUT)
         binary = str(get_config("binary", "") or "sidecar").strip()
+        temp_dir = str(get_config("temp_dir", "") or "").strip()
         token, source = _find_token(get_config, environ, hermes_home)
         return cls(url=url, workspace=workspace, timeout=timeout, token=token,
-                   token_source=source, binary=binary)
+                   token_source=source, binary=binary, temp_dir=temp_dir)
 
     def binary_path(self) -> Optional[str]:
         """The sidecar binary to run for local verbs, or None when it cannot be found."""

@@ -10,12 +10,15 @@ import atexit
 import importlib.util
 import os
 import shutil
+import json
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -118,6 +121,104 @@ class Daemon:
         """Stop and start again on the same port, state dir (token) and workspace."""
         self.stop()
         self.start()
+
+
+# `sidecar approve` in a terminal of its own: a fresh Python (so the pytest
+# process, which runs threads, never forks) gives it a pty as its controlling
+# terminal, which its prompt needs.
+_PTY_WINDOW = "import pty, sys; pty.spawn(sys.argv[1:])"
+
+
+class AutoApprover:
+    """A person who keeps `sidecar approve` open and answers every request, recording each.
+
+    The daemon asks attached approvers only while at least one is attached,
+    so a real ``sidecar approve`` stays attached in a pty the whole time (its
+    prompts go unanswered there and are withdrawn). A thread answers through
+    the CLI as a script would: ``approve list --json``, then ``approve answer
+    <id> <choice>`` with ``decide(command)``. ``answered`` holds
+    ``(command, choice, ok)`` in the order the answers were given.
+    """
+
+    def __init__(self, binary: Path, state_dir: Path, decide: Callable[[str], str] = lambda _: "y") -> None:
+        self.binary, self.state_dir, self.decide = binary, state_dir, decide
+        self.answered: list[tuple[str, str, bool]] = []
+        self.errors: list[str] = []
+        self._lock = threading.Lock()
+        self._screen = bytearray()
+        self._stop = threading.Event()
+        self._window: subprocess.Popen | None = None
+        self._threads: list[threading.Thread] = []
+
+    def _cli(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(self.binary), "approve", *args, "--state-dir", str(self.state_dir)],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+
+    def start(self) -> "AutoApprover":
+        self._window = subprocess.Popen(
+            [sys.executable, "-c", _PTY_WINDOW, str(self.binary), "approve", "--state-dir", str(self.state_dir)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        self._threads = [threading.Thread(target=self._drain, daemon=True)]
+        self._threads[0].start()
+        deadline = time.monotonic() + START_SECONDS
+        while b"Waiting for requests" not in self.screen().encode() and time.monotonic() < deadline:
+            assert self._window.poll() is None, f"sidecar approve exited: {self.screen()}"
+            time.sleep(0.05)
+        assert "Waiting for requests" in self.screen(), f"sidecar approve did not attach: {self.screen()!r}"
+        answerer = threading.Thread(target=self._answer, daemon=True)
+        answerer.start()
+        self._threads.append(answerer)
+        return self
+
+    def screen(self) -> str:
+        with self._lock:
+            return self._screen.decode(errors="replace")
+
+    def commands(self) -> list[str]:
+        with self._lock:
+            return [command for command, _, _ in self.answered]
+
+    def _drain(self) -> None:
+        """Read the window's terminal output, so its writes never block."""
+        for chunk in iter(lambda: self._window.stdout.read1(4096), b""):
+            with self._lock:
+                self._screen += chunk
+
+    def _answer(self) -> None:
+        seen: set[int] = set()
+        while not self._stop.is_set():
+            listed = self._cli("list", "--json")
+            if listed.returncode != 0:
+                with self._lock:
+                    self.errors.append(f"approve list: {listed.stderr.strip()}")
+                self._stop.wait(0.5)
+                continue
+            for req in json.loads(listed.stdout):
+                if req["id"] in seen:
+                    continue
+                seen.add(req["id"])
+                choice = self.decide(req["command"])
+                answer = self._cli("answer", str(req["id"]), choice)
+                ok = answer.returncode == 0 and f"answered #{req['id']}: {choice}" in answer.stdout
+                with self._lock:
+                    self.answered.append((req["command"], choice, ok))
+                    if not ok:
+                        self.errors.append(f"approve answer {req['id']}: {answer.stdout}{answer.stderr}")
+            self._stop.wait(0.05)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._window is not None and self._window.poll() is None:
+            self._window.terminate()  # closing the pty hangs up `sidecar approve`
+            try:
+                self._window.wait(10)
+            except subprocess.TimeoutExpired:
+                self._window.kill()
+                self._window.wait(5)
+        for t in self._threads:
+            t.join(10)
+        if self._window is not None:
+            self._window.stdout.close()
 
 
 @pytest.fixture

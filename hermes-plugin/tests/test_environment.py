@@ -217,6 +217,70 @@ def test_doctor_checks(provider_for, daemon):
     assert rows[2][2] == f"configured /elsewhere, daemon serves {daemon.workspace}"
 
 
+@pytest.mark.parametrize("setting, want, problem", [
+    ("", "{ws}/.sidecar-tmp", ""),
+    ("  ", "{ws}/.sidecar-tmp", ""),
+    ("build/tmp", "{ws}/build/tmp", ""),
+    ("./a/../b/", "{ws}/b", ""),
+    ("{ws}/abs", "{ws}/abs", ""),
+    ("/var/tmp/x", "/var/tmp/x", ""),
+    ("//srv//x", "/srv/x", ""),
+    ("../outside", "{parent}/outside", ""),
+    ("~/tmp", "{ws}/.sidecar-tmp", "starts with ~, which is not expanded on the daemon's machine"),
+    ("~", "{ws}/.sidecar-tmp", "starts with ~"),
+    ("a\0b", "{ws}/.sidecar-tmp", "contains a NUL byte"),
+])
+def test_resolve_temp_dir(plugin, setting, want, problem):
+    from sidecar_plugin.paths import resolve_temp_dir
+    ws = "/home/me/project"
+    fill = dict(ws=ws, parent="/home/me")
+    path, why = resolve_temp_dir(setting.format(**fill), ws)
+    assert path == want.format(**fill)
+    assert (problem in why) if problem else why == "", why
+
+
+def test_temp_dir_defaults_inside_the_workspace(env, daemon):
+    from tools.code_execution_tool import _env_temp_dir  # where execute_code stages its sandbox
+    temp = f"{daemon.workspace}/.sidecar-tmp"
+    assert env.get_temp_dir() == temp
+    assert _env_temp_dir(env) == temp
+    assert env._snapshot_path.startswith(temp + "/")  # what Hermes's base __init__ asked for
+
+
+@pytest.mark.parametrize("setting, want", [
+    ("scratch/hermes", "{ws}/scratch/hermes"),
+    ("{ws}/elsewhere/tmp", "{ws}/elsewhere/tmp"),
+    ("~/tmp", "{ws}/.sidecar-tmp"),
+])
+def test_temp_dir_setting(provider_for, daemon, setting, want):
+    ws = str(daemon.workspace)
+    env = provider_for(daemon.url, daemon.token, temp_dir=setting.format(ws=ws)).create_environment(
+        cwd="/root", timeout=10)
+    assert env.get_temp_dir() == want.format(ws=ws)
+
+
+def test_temp_dir_before_init_is_hermes_default(plugin):
+    """Asked before __init__ has run (Hermes's base class asks from its own __init__)."""
+    from sidecar_plugin.environment import SidecarEnvironment
+    assert SidecarEnvironment.__new__(SidecarEnvironment).get_temp_dir() == "/tmp"
+
+
+@pytest.mark.parametrize("setting, want", [
+    ("~/tmp", "temp_dir '~/tmp' starts with ~, which is not expanded on the daemon's machine: give an "
+              "absolute path or one relative to the workspace; using {ws}/.sidecar-tmp"),
+    ("/var/tmp/hermes", "/var/tmp/hermes is outside the workspace {ws}: in ask mode the person is asked "
+                        "about every execute_code poll (ten a second), in read-only mode they are refused"),
+])
+def test_doctor_flags_the_temp_dir(provider_for, daemon, setting, want):
+    rows = provider_for(daemon.url, daemon.token, temp_dir=setting).doctor_checks()
+    assert rows[-1] == (False, "Sidecar temp dir", want.format(ws=daemon.workspace))
+
+
+def test_doctor_accepts_a_temp_dir_in_the_workspace(provider_for, daemon):
+    rows = provider_for(daemon.url, daemon.token, temp_dir="scratch").doctor_checks()
+    assert [label for _, label, _ in rows] == ["Sidecar token", "Sidecar daemon"]
+
+
 def test_ask_mode_without_a_terminal_is_denied_not_hung(make_daemon, provider_for):
     d = make_daemon("ask", name="ask")
     env = provider_for(d.url, d.token).create_environment(cwd="", timeout=30)

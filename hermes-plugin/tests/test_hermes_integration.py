@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import PLUGIN_DIR, Daemon
+from conftest import PLUGIN_DIR, AutoApprover, Daemon
+from exec_shapes import POLLS, classify, kernel_shapes, per_call_shapes
 
 HERMES = Path(sys.executable).with_name("hermes")
 HOME = Path(os.environ["HERMES_HOME"])
@@ -224,3 +227,105 @@ def test_denied_at_the_prompt(new_session, call, sidecar_bin, tmp_path):
     assert r["exit_code"] == 125, r
     assert r["output"].startswith("Sidecar denied this command: nobody could be asked")
     assert not (ask.workspace / "agent-was-here").exists()
+
+
+# -- execute_code in ask mode ----------------------------------------------------
+
+
+@pytest.fixture
+def ask_daemon(new_session, call, installed, sidecar_bin, tmp_path):
+    """An `ask` daemon as the backend; the test attaches its own approver."""
+    d = Daemon(sidecar_bin, tmp_path / "ask-code", "ask").start()
+    (d.workspace / "notes.txt").write_text("kept in the workspace\n")
+    _with_setting("url", d.url)
+    os.environ["SIDECAR_TOKEN"] = d.token
+    yield d
+    _with_setting("url", installed.url)
+    os.environ.pop("SIDECAR_TOKEN", None)
+    d.stop()
+
+
+def _run_code_with_approver(d: Daemon, call, sidecar_bin, task: str, decide) -> tuple[dict, AutoApprover]:
+    """execute_code with a script calling back into two tools, then the kernel disposed, all answered by ``decide``.
+
+    Each test has its own ``task``: Hermes remembers a task's last directory
+    and sends it with the next command, and the last test's workspace is
+    outside this daemon's.
+    """
+    from tools.code_kernel_remote import shutdown_remote_kernels_for_owner
+    code = ("from hermes_tools import read_file, terminal\n"
+            f"print('file says', read_file(path={str(d.workspace / 'notes.txt')!r})['content'].strip())\n"
+            "print('terminal says', terminal('echo via-rpc')['output'].strip())\n")
+    approver = AutoApprover(sidecar_bin, d.state_dir, decide).start()
+    try:
+        result = call("execute_code", {"code": code}, task_id=task, enabled_tools=SANDBOX_TOOLS)
+        shutdown_remote_kernels_for_owner(task)  # what ending the Hermes session does
+    finally:
+        approver.stop()
+    assert approver.errors == [] and all(ok for _, _, ok in approver.answered), approver.answered
+    return result, approver
+
+
+def _decisions(d: Daemon) -> list[dict]:
+    lines = (d.state_dir / "audit.jsonl").read_text().splitlines()
+    return [r for r in map(json.loads, lines) if r.get("event") == "decision"]
+
+
+def _assert_polls_ran_unprompted(d: Daemon, approver: AutoApprover) -> None:
+    prompted = approver.commands()
+    assert [c for c in prompted if _is_poll(c)] == [], f"a poll waited for a person: {prompted}"
+    decisions = _decisions(d)
+    # Everything the person was asked is exactly what the approver answered (the log redacts tokens)...
+    asked = Counter(_unredacted(r["command"]) for r in decisions if r["approval"] == "user")
+    assert asked == Counter(map(_unredacted, prompted))
+    # ...and the polls did run, decided by the policy alone.
+    polls = classify([r["command"] for r in decisions if r["approval"] == "policy"], POLLS)
+    assert polls["poll requests"] >= 1 and polls["read request"] == 2, polls
+    assert all(r["decision"] == "allow" for r in decisions if _is_poll(r["command"])), decisions
+
+
+def _unredacted(command: str) -> str:
+    return re.sub(r"(HERMES_RPC_TOKEN)=\S+", r"\1=…", command)
+
+
+def _is_poll(command: str) -> bool:
+    return any(re.fullmatch(rx, command, re.DOTALL) for rx in POLLS.values())
+
+
+def _assert_script_ran(result: dict) -> None:
+    assert result["status"] == "success", result
+    assert "file says 1|kept in the workspace" in result["output"], result  # read_file numbers lines
+    assert "terminal says via-rpc" in result["output"], result
+    assert result["tool_calls_made"] == 2
+
+
+def test_execute_code_in_ask_mode_polls_without_a_prompt(ask_daemon, call, sidecar_bin):
+    """Hermes's session kernel, staged in <workspace>/.sidecar-tmp: only its writes and processes ask."""
+    result, approver = _run_code_with_approver(ask_daemon, call, sidecar_bin, "it-ask-kernel", lambda _: "y")
+    _assert_script_ran(result)
+    temp = ask_daemon.workspace / ".sidecar-tmp"
+    assert classify(approver.commands(), kernel_shapes(str(temp))) == Counter({
+        "mkdir": 1, "ship runner": 1, "ship tools": 1, "spawn": 1, "alive?": 1, "clear rpc": 1,
+        "ship cell": 1, "submit cell": 1, "write res": 2, "drop req": 2, "drop cell res": 1,
+        "stop runner": 1, "remove dir": 1}), approver.commands()
+    _assert_polls_ran_unprompted(ask_daemon, approver)
+    assert list(temp.iterdir()) == []  # the kernel's dir went with the kernel
+
+
+def test_execute_code_per_call_in_ask_mode(ask_daemon, call, sidecar_bin):
+    """The person refuses the detached kernel; Hermes falls back to one script run in hermes_exec_<hex>."""
+    result, approver = _run_code_with_approver(
+        ask_daemon, call, sidecar_bin, "it-ask-per-call", lambda command: "n" if " nohup " in command else "y")
+    _assert_script_ran(result)
+    temp = str(ask_daemon.workspace / ".sidecar-tmp")
+    kernel, per_call = kernel_shapes(temp), per_call_shapes(temp)
+    spawn_attempt = [c for c in approver.commands() if not re.fullmatch(r".*hermes_exec_.*", c, re.DOTALL)]
+    assert classify(spawn_attempt, kernel) == Counter({
+        "mkdir": 1, "ship runner": 1, "ship tools": 1, "spawn": 1, "remove dir": 1}), spawn_attempt
+    assert [choice for _, choice, _ in approver.answered if choice == "n"] == ["n"]
+    run = [c for c in approver.commands() if c not in spawn_attempt]
+    assert classify(run, per_call) == Counter({
+        "mkdir": 1, "ship tools": 1, "ship script": 1, "run script": 1, "write res": 2, "drop req": 2,
+        "remove dir": 1}), run
+    _assert_polls_ran_unprompted(ask_daemon, approver)
+    assert list((ask_daemon.workspace / ".sidecar-tmp").iterdir()) == []  # Hermes removed hermes_exec_*

@@ -24,17 +24,18 @@ def _settings(mods, daemon=None, **kw):
 def test_settings_precedence(mods, tmp_path):
     settings = mods[0]
     (tmp_path / ".env").write_text("OTHER=1\nexport SIDECAR_TOKEN='from-dotenv'\n")
-    config = {"url": "http://127.0.0.1:9999", "timeout": "42", "token": "from-config"}
+    config = {"url": "http://127.0.0.1:9999", "timeout": "42", "token": "from-config", "temp_dir": " scratch "}
     get = lambda key, default=None: config.get(key, default)
     s = settings.Settings.load(get, environ={"SIDECAR_TOKEN": "from-env"}, hermes_home=tmp_path)
     assert (s.url, s.timeout, s.token, s.token_source) == ("http://127.0.0.1:9999", 42, "from-env", "environment")
+    assert s.temp_dir == "scratch"
     s = settings.Settings.load(get, environ={}, hermes_home=tmp_path)
     assert (s.token, s.token_source) == ("from-dotenv", ".env")
     (tmp_path / ".env").unlink()
     s = settings.Settings.load(get, environ={}, hermes_home=tmp_path)
     assert (s.token, s.token_source) == ("from-config", "config")
     s = settings.Settings.load(lambda k, d=None: d, environ={"SIDECAR_URL": "http://h:1"}, hermes_home=tmp_path)
-    assert (s.url, s.timeout, s.token, s.binary) == ("http://h:1", 300, "", "sidecar")
+    assert (s.url, s.timeout, s.token, s.binary, s.temp_dir) == ("http://h:1", 300, "", "sidecar", "")
 
 
 def test_status_verb(mods, daemon, capsys):
