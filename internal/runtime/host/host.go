@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -24,7 +25,9 @@ type Runtime struct {
 	killGrace    time.Duration
 	drainTimeout time.Duration
 	groups       *lingering
-	pool         *pool // nil without warm shells
+	pool         *pool          // nil without warm shells
+	reapers      sync.WaitGroup // goroutines reaping shells answered early
+	early        atomic.Int64   // shells answered before their exit, for tests and benchmarks
 	closed       atomic.Bool
 }
 
@@ -71,6 +74,7 @@ func (r *Runtime) Close() error {
 		r.pool.close()
 	}
 	r.groups.killAll()
+	r.reapers.Wait()
 	return nil
 }
 

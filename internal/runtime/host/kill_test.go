@@ -119,10 +119,12 @@ func TestRunLeaksNoFDs(t *testing.T) {
 }
 
 func testLeaksNoFDs(t *testing.T, r *Runtime) {
-	// Idle warm shells hold four pipe ends each: count once the pool has
-	// started exactly the shells it wants.
+	// Idle warm shells hold five pipe ends each, and a shell answered
+	// before it exited a pidfd until it is reaped: count once the pool has
+	// started exactly the shells it wants and every shell run is reaped.
 	countFDs := func() int {
 		t.Helper()
+		r.reapers.Wait()
 		if r.pool != nil {
 			settle(t, r.pool)
 		}

@@ -28,6 +28,27 @@ func (l *lingering) keepIfAlive(pgid int) {
 	}
 }
 
+// add remembers pgid while its leader is alive and unreaped, which keeps
+// the id from being reused; reap settles it.
+func (l *lingering) add(pgid int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.groups[pgid] = struct{}{}
+}
+
+// reap runs reapLeader, which reaps the exited leader of group pgid, and
+// forgets the group unless a member is left. Both happen under the lock,
+// so killAll never signals the id between the reap and that check, when
+// it could already name another group.
+func (l *lingering) reap(pgid int, reapLeader func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	reapLeader()
+	if !groupAlive(pgid) {
+		delete(l.groups, pgid)
+	}
+}
+
 // killAll sends SIGKILL to every remembered group that is still alive.
 func (l *lingering) killAll() {
 	l.mu.Lock()

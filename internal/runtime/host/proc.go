@@ -125,6 +125,17 @@ func (p *proc) finish(drainTimeout time.Duration) {
 	closeFiles([]*os.File{p.outR, p.recR})
 }
 
+// record returns the trap's record if it is complete, marked with nonce and
+// was not cut. Call it only after the record drain has stopped.
+func (p *proc) record(nonce string) (record, bool) {
+	kept, omitted := p.rec.cut()
+	if omitted != 0 {
+		return record{}, false // an overflowing record cannot be trusted
+	}
+	rec, err := parseRecord(kept, nonce)
+	return rec, err == nil
+}
+
 // startError classifies an exec failure; a directory that cannot be
 // entered is ErrCwdUnusable.
 func startError(cwd string, err error) error {

@@ -62,20 +62,40 @@ func (r *Runtime) start(req runtime.Request, script string) (*proc, error) {
 }
 
 // wait takes a started proc to its end: the leader's exit (or the kill
-// sequence), the group kill, the reap and the drain.
+// sequence), the group kill, the reap and the drain. A shell whose trap has
+// written a complete record and closed both pipes is answered at once,
+// from the record, while it is still exiting (see answerEarly).
 func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonce string) runtime.Result {
 	var res runtime.Result
 	pgid := p.cmd.Process.Pid
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	select {
-	case <-p.exited:
-	case <-timer.C:
-		res.TimedOut = true
-		terminate(pgid, p.exited, r.killGrace)
-	case <-ctx.Done():
-		res.Cancelled = true
-		terminate(pgid, p.exited, r.killGrace)
+	outDone, recDone := p.outDone, p.recDone
+	for ended := false; !ended; {
+		select {
+		case <-p.exited:
+			ended = true
+		case <-outDone:
+			outDone = nil
+		case <-recDone:
+			recDone = nil
+		case <-timer.C:
+			res.TimedOut = true
+			terminate(pgid, p.exited, r.killGrace)
+			ended = true
+		case <-ctx.Done():
+			res.Cancelled = true
+			terminate(pgid, p.exited, r.killGrace)
+			ended = true
+		}
+		if !ended && outDone == nil && recDone == nil {
+			if rec, ok := p.record(nonce); ok {
+				return r.answerEarly(p, rec)
+			}
+			// Both pipes ended without a record: the command closed
+			// them itself. Only the leader's exit ends it now.
+			outDone, recDone = make(chan struct{}), make(chan struct{})
+		}
 	}
 	if res.TimedOut || res.Cancelled {
 		// The leader has exited but is not reaped, so -pgid names only its
@@ -102,12 +122,33 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 	case res.Cancelled:
 		res.ExitCode = runtime.ExitCancelled
 	}
-	// An overflowing record was cut and cannot be trusted.
-	if kept, omitted := p.rec.cut(); omitted == 0 {
-		if rec, err := parseRecord(kept, nonce); err == nil {
-			res.Cwd, res.Exports = rec.cwd, rec.exports
-		}
+	if rec, ok := p.record(nonce); ok {
+		res.Cwd, res.Exports = rec.cwd, rec.exports
 	}
+	return res
+}
+
+// answerEarly answers for a shell that wrote its record and closed its
+// output and record pipes: the command is over and the shell is exiting
+// with the status in the record. Its group is remembered as lingering
+// until a goroutine has reaped it (Close kills it with the others and
+// waits for that goroutine); if background jobs keep the group alive, it
+// stays remembered, as after any other command.
+func (r *Runtime) answerEarly(p *proc, rec record) runtime.Result {
+	pgid := p.cmd.Process.Pid
+	r.early.Add(1)
+	r.groups.add(pgid)
+	r.reapers.Add(1)
+	go func() {
+		defer r.reapers.Done()
+		<-p.exited
+		// Wait's error repeats the status, which the record already gave.
+		r.groups.reap(pgid, func() { _ = p.cmd.Wait() })
+	}()
+	p.finish(r.drainTimeout) // both drains are done: this stops feeding and closes
+	res := runtime.Result{ExitCode: rec.status, Cwd: rec.cwd, Exports: rec.exports}
+	res.Output, res.OmittedBytes = p.out.cut()
+	res.Duration = time.Since(p.started)
 	return res
 }
 

@@ -34,17 +34,26 @@ func newNonce() (string, error) {
 // reports its directory and status 3. The nonce at both ends lets the
 // reader trust only a complete record written by this request's trap; it is
 // not a secret from the command, which can read its own shell's state and
-// already has the user's full authority. Every shell word in the trap is a
-// builtin, so functions the command defines cannot replace them.
+// already has the user's full authority. Every shell word in the trap but
+// one (`exec`, below) is a builtin, so functions the command defines cannot
+// replace them.
 //
 // The command runs under `3>&-`: programs it starts do not inherit the
 // record pipe, so a background job cannot hold it open or write to it, and
 // bash restores fd 3 before the EXIT trap runs, even after `exit` inside the
 // eval. A signal (timeout, cancel) can end the eval with fd 3 still closed:
 // the record is then lost, as it would be anyway, and `2>/dev/null` keeps
-// bash's complaint about fd 3 out of the command's output. Bash keeps its own close-on-exec copy of fd 3 while the redirection
-// is in effect; forked subshells (`( … ) &`) still hold that copy, which is
-// why the record is read with the same drain deadline as the output.
+// bash's complaint about fd 3 out of the command's output. Bash keeps its
+// own close-on-exec copy of fd 3 while the redirection is in effect; forked
+// subshells (`( … ) &`) still hold that copy, which is why the record is
+// read with the same drain deadline as the output.
+//
+// Having written the record, the trap closes the output and the record
+// before it exits, so the daemon can answer as soon as both pipes end
+// instead of after the shell's exit (about 0.1 ms of tearing a process
+// down). `exec` cannot be `builtin exec`, whose redirections would be
+// undone; a function the command named exec is removed first. If the command defeats that (a readonly function, `enable
+// -n exec`), the pipes end at the exit instead, as they always did.
 func wrapperScript(nonce, cwd, command string) (string, error) {
 	qcwd, err := quote(cwd)
 	if err != nil {
@@ -59,10 +68,12 @@ func wrapperScript(nonce, cwd, command string) (string, error) {
 	parts := []string{
 		"__sidecar_exit() { builtin local __sidecar_status=$?",
 		fmt.Sprintf(`{ builtin printf '%%s\0%%s\0' %s "$__sidecar_status"`, nonce),
-		"builtin pwd -P 2>/dev/null",
+		"builtin pwd -P",
 		`builtin printf '\0'`,
 		"builtin declare -px",
-		fmt.Sprintf(`builtin printf '\0%%s' %s; } 2>/dev/null >&%d`, nonce, recordFD),
+		fmt.Sprintf(`builtin printf '\0%%s' %s`, nonce),
+		fmt.Sprintf("builtin unset -f exec; } 2>/dev/null >&%d", recordFD),
+		fmt.Sprintf("exec 1>&- 2>&- %d>&-", recordFD),
 		`builtin exit "$__sidecar_status"; }`,
 		"builtin trap __sidecar_exit EXIT",
 		fmt.Sprintf("builtin cd -- %s || builtin exit %d", qcwd, runtime.ExitCwdUnusable),
