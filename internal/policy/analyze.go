@@ -1,12 +1,6 @@
 package policy
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
-)
+import "fmt"
 
 // maxRawNesting caps the brackets open at once in the raw text, checked
 // before parsing: the parser's time grows faster than linearly with
@@ -18,6 +12,7 @@ const maxRawNesting = 1000
 // analysis is everything the classifier learnt about one command string.
 type analysis struct {
 	prog      *program
+	cdTargets []string  // where its literal cd commands go
 	res       *resolver // the call's own: it caches what it looked up
 	cwd       string    // as given, cleaned
 	realCwd   string    // resolved when possible
@@ -39,23 +34,10 @@ type limitHit struct {
 	detail string
 }
 
-// parseBash parses src as bash, the dialect the daemon runs.
-func parseBash(src string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-}
-
-// parseBashRecovering parses as much as it can of src that has a syntax
-// error, for the hard-deny search only: nothing it returns is ever trusted
-// to be safe.
-func parseBashRecovering(src string) *syntax.File {
-	f, _ := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), "")
-	return f // the partial tree is what we want; the error is already known
-}
-
 // analyze parses and walks command, started in the clean absolute cwd,
 // searches it for hard-deny categories and, when it could be analysed in
 // full, checks each simple command against the safe list.
-func (c *Classifier) analyze(command, cwd string) *analysis {
+func (c *Classifier) analyze(command, cwd string, mem *walkMemory) *analysis {
 	a := &analysis{cwd: cwd, realCwd: cwd, res: newResolver(c.fs)}
 	if r, ok := a.res.real(cwd); ok {
 		a.realCwd = r
@@ -72,14 +54,15 @@ func (c *Classifier) analyze(command, cwd string) *analysis {
 		a.limit = &limitHit{"too-deep", "the command nests brackets too deeply to analyse"}
 		return a
 	}
-	f, err := parseBash(command)
+	f, err := c.parsers.parse(command)
 	if err != nil {
 		a.limit = &limitHit{"unparsable", fmt.Sprintf("the command does not parse as bash (%v)", err)}
 		f = parseBashRecovering(command)
 	}
-	a.prog = walkProgram(f, command, c.home)
+	a.prog = walkProgramIn(mem, f, command, c.home)
+	a.cdTargets = cdTargets(a.prog, c.home)
 	if a.denial == nil {
-		a.denial = c.hardDeny(a.prog, a.res, a.cwd, a.realCwd)
+		a.denial = c.hardDeny(a.prog, a.res, mem, a.cdTargets, a.cwd, a.realCwd)
 	}
 	if a.limit == nil {
 		switch {
@@ -103,15 +86,15 @@ func (a *analysis) describe(c *Classifier) {
 	}
 	var s *safeCheck
 	if a.limit == nil {
-		s = c.newSafeCheck(a.prog, a.res, a.cwd, a.realCwd)
+		s = c.newSafeCheck(a.res, a.cdTargets, a.cwd, a.realCwd)
 		a.safe = true
 	}
 	allowRules := c.rules.prefixes(true)
 	ruledOK := s != nil && len(allowRules) > 0
 	firstRule := len(allowRules)
-	a.commands = make([]SimpleCommand, 0, len(calls))
-	for _, cl := range calls {
-		sc := describeCall(cl)
+	a.commands = describeCalls(calls)
+	for i, cl := range calls {
+		sc := &a.commands[i]
 		if s != nil {
 			if u := s.call(cl); u != nil {
 				sc.Why = u.detail
@@ -125,7 +108,6 @@ func (a *analysis) describe(c *Classifier) {
 				sc.Safe = true
 			}
 		}
-		a.commands = append(a.commands, sc)
 	}
 	if s == nil {
 		return
@@ -155,24 +137,46 @@ func (a *analysis) markUnsafe(u *unsafe) {
 	}
 }
 
-// describeCall is the SimpleCommand shown for cl, before its safety is known.
-func describeCall(cl *call) SimpleCommand {
-	sc := SimpleCommand{Args: make([]string, 0, len(cl.args)), Literal: true}
-	for i := range cl.args {
-		sc.Args = append(sc.Args, cl.args[i].display())
-		sc.Literal = sc.Literal && cl.args[i].literal()
+// describeCalls returns the SimpleCommands shown for calls, before their
+// safety is known. Their words and redirections share one array each.
+func describeCalls(calls []*call) []SimpleCommand {
+	nArgs, nRedirs := 0, 0
+	for _, cl := range calls {
+		nArgs += len(cl.args)
+		nRedirs += len(cl.redirs) + len(cl.inherited)
 	}
-	if cl.kind == kindCall {
-		for _, as := range cl.assigns {
-			sc.Assigns = append(sc.Assigns, as.src)
-			sc.Literal = sc.Literal && as.value.literal() && !as.complex
+	out := make([]SimpleCommand, len(calls))
+	args := make([]string, nArgs)
+	var redirs []Redirect
+	if nRedirs > 0 {
+		redirs = make([]Redirect, nRedirs)
+	}
+	for i, cl := range calls {
+		sc := &out[i]
+		n := len(cl.args)
+		sc.Args, args = args[:n:n], args[n:]
+		sc.Literal = true
+		for j := range cl.args {
+			sc.Args[j] = cl.args[j].display()
+			sc.Literal = sc.Literal && cl.args[j].literal()
+		}
+		if cl.kind == kindCall {
+			for _, as := range cl.assigns {
+				sc.Assigns = append(sc.Assigns, as.src)
+				sc.Literal = sc.Literal && as.value.literal() && !as.complex
+			}
+		}
+		if n := len(cl.redirs) + len(cl.inherited); n > 0 {
+			sc.Redirects, redirs = redirs[:0:n], redirs[n:]
+			for _, rs := range [2][]redir{cl.redirs, cl.inherited} {
+				for _, r := range rs {
+					sc.Redirects = append(sc.Redirects, r.display())
+					sc.Literal = sc.Literal && r.target.literal()
+				}
+			}
 		}
 	}
-	for _, r := range slices.Concat(cl.redirs, cl.inherited) {
-		sc.Redirects = append(sc.Redirects, r.display())
-		sc.Literal = sc.Literal && r.target.literal()
-	}
-	return sc
+	return out
 }
 
 // rawNesting returns the most brackets open at once in s, quotes ignored:

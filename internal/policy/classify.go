@@ -26,8 +26,11 @@ func (c *Classifier) Classify(command, cwd string) Verdict {
 	}
 
 	// The analysis runs first so that every verdict lists the commands; the
-	// decision still follows the documented order.
-	a := c.analyze(command, filepath.Clean(cwd))
+	// decision still follows the documented order. Its calls and words go
+	// back to the pool once the verdict, which holds none of them, is made.
+	mem := c.walkMemories.get()
+	defer c.walkMemories.put(mem)
+	a := c.analyze(command, cleanPath(cwd), mem)
 	v := Verdict{Safe: a.safe && a.limit == nil && a.denial == nil, Commands: a.commands}
 	if v.Commands == nil {
 		v.Commands = []SimpleCommand{}

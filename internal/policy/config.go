@@ -109,9 +109,12 @@ type Classifier struct {
 	searchPath   []string
 	protected    []string              // directories rm -r must not touch
 	writeGuards  map[string]writeGuard // paths no command may write, by path
+	guardLens    []bool                // [n] is set when a writeGuards path is n bytes long
 	safe         map[string]cmdDef     // the safe list, built once by New
 	extraSafe    []string              // names the policy file added
 	file         *File
+	parsers      *parsers      // reused across calls; holds no results
+	walkMemories *walkMemories // likewise
 }
 
 // New checks cfg and returns a Classifier for it.
@@ -134,6 +137,8 @@ func New(cfg Config) (*Classifier, error) {
 		fs:           cfg.FS,
 		safe:         safeCommands(),
 		file:         cfg.File,
+		parsers:      newParsers(),
+		walkMemories: &walkMemories{},
 	}
 	if cfg.Home != "" {
 		c.home = filepath.Clean(cfg.Home)
@@ -148,6 +153,12 @@ func New(cfg Config) (*Classifier, error) {
 	}
 	c.protected = protectedDirs(c.home)
 	c.writeGuards = writeGuards(c.home)
+	for p := range c.writeGuards {
+		if len(p) >= len(c.guardLens) {
+			c.guardLens = append(c.guardLens, make([]bool, len(p)+1-len(c.guardLens))...)
+		}
+		c.guardLens[len(p)] = true
+	}
 	res := newResolver(cfg.FS)
 	ws, ok := res.real(c.workspace)
 	if !ok {

@@ -20,3 +20,20 @@ func (OS) NoSymlinks(p string) bool {
 	_ = unix.Close(fd) // an O_PATH descriptor holds nothing to flush
 	return true
 }
+
+// isSymlink reports whether the entry name is a symlink: Lstat without
+// the fs.FileInfo, which the resolver does not need, and its garbage. An
+// error means name cannot be looked at, as from Lstat.
+func (OS) isSymlink(name string) (bool, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Lstat(name, &st)
+		if err == unix.EINTR {
+			continue // as os.Lstat does
+		}
+		if err != nil {
+			return false, err
+		}
+		return st.Mode&unix.S_IFMT == unix.S_IFLNK, nil
+	}
+}

@@ -45,7 +45,7 @@ func (s *safeCheck) globPath(w *word) *unsafe {
 	}
 	for _, cwd := range s.cwds {
 		abs := joinPath(cwd, dir)
-		if u := s.realPath(abs+"/"+last, w.value); u != nil {
+		if u := s.realPath(abs, last, w.value); u != nil {
 			return u
 		}
 		real, ok := s.res.real(abs)
@@ -63,7 +63,7 @@ func (s *safeCheck) globPath(w *word) *unsafe {
 			if !mayMatch(lastPat, name) {
 				continue
 			}
-			if u := s.realPath(real+"/"+name, w.value); u != nil {
+			if u := s.realPath(real, name, w.value); u != nil {
 				return u
 			}
 		}

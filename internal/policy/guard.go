@@ -66,10 +66,7 @@ func (d *denyCheck) guardNamed(w *word) *guard {
 		return nil
 	}
 	v := w.value
-	cands := [2]string{v}
-	if _, after, ok := strings.Cut(v, "="); ok {
-		cands[1] = after
-	}
+	var cands [2]string
 	for i := range d.c.guards {
 		g := &d.c.guards[i]
 		if w.glob && d.globMayName(w, g.path) {
@@ -77,6 +74,12 @@ func (d *denyCheck) guardNamed(w *word) *guard {
 		}
 		if !g.mayName(v) {
 			continue
+		}
+		if cands[0] == "" {
+			cands[0] = v
+			if _, after, ok := strings.Cut(v, "="); ok {
+				cands[1] = after
+			}
 		}
 		for _, v := range cands {
 			if p, ok := d.knownPath(v); ok && d.insideFromCwds(g.path, p) {
@@ -151,10 +154,10 @@ func (d *denyCheck) knownPath(v string) (string, bool) {
 // the command may run in and cleaned, lies inside root.
 func (d *denyCheck) insideFromCwds(root, p string) bool {
 	if filepath.IsAbs(p) {
-		return within(root, filepath.Clean(p))
+		return within(root, cleanPath(p))
 	}
 	for _, dir := range d.cwds {
-		if within(root, filepath.Clean(dir+"/"+p)) {
+		if within(root, cleanPath(dir+"/"+p)) {
 			return true
 		}
 	}

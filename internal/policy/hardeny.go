@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -88,16 +87,19 @@ func (d *denial) reason() string {
 type denyCheck struct {
 	c     *Classifier
 	res   *resolver
-	cwds  []string // lexical directories the commands may run in
-	rules []*rule  // the deny prefix rules
+	mem   *walkMemory // for walking nested program strings
+	cwds  []string    // lexical directories the commands may run in
+	rules []*rule     // the deny prefix rules
+	// writable holds the paths writeTarget found no protected path in.
+	writable passedSet
 }
 
 // hardDeny searches p, parsed from a command started in cwd (as given and
-// resolved).
-func (c *Classifier) hardDeny(p *program, res *resolver, cwd ...string) *denial {
-	d := &denyCheck{c: c, res: res, rules: c.rules.prefixes(false)}
-	d.cwds, _ = closeCwds(cwd, cdTargets(p, c.home), func(dir, t string) []string {
-		return []string{filepath.Clean(joinPath(dir, t))}
+// resolved), whose cd commands go to targets.
+func (c *Classifier) hardDeny(p *program, res *resolver, mem *walkMemory, targets []string, cwd ...string) *denial {
+	d := &denyCheck{c: c, res: res, mem: mem, rules: c.rules.prefixes(false)}
+	d.cwds, _ = closeCwds(cwd, targets, func(dir, t string, out []string) []string {
+		return append(out, cleanPath(joinPath(dir, t)))
 	}, maxCwds)
 	return d.program(p, 0)
 }
@@ -179,9 +181,11 @@ func (d *denyCheck) call(p *program, cl *call, depth int) *denial {
 // word checks one word for /dev/tcp and for Sidecar's own and sensitive
 // paths.
 func (d *denyCheck) word(w *word) *denial {
-	for _, dev := range []string{"/dev/tcp/", "/dev/udp/"} {
-		if strings.Contains(w.value, dev) {
-			return &denial{category: catNetworkShell, what: w.display()}
+	if strings.Contains(w.value, "/dev/") {
+		for _, dev := range []string{"/dev/tcp/", "/dev/udp/"} {
+			if strings.Contains(w.value, dev) {
+				return &denial{category: catNetworkShell, what: w.display()}
+			}
 		}
 	}
 	if g := d.guardNamed(w); g != nil {

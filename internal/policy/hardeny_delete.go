@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -149,7 +148,7 @@ func (d *denyCheck) protected(w *word) (string, bool) {
 	dirs := d.c.protected
 	for _, cwd := range d.cwds {
 		if !w.glob {
-			full := filepath.Clean(joinPath(cwd, v))
+			full := cleanPath(joinPath(cwd, v))
 			for _, dir := range dirs {
 				if full == dir {
 					return w.display(), true

@@ -103,11 +103,11 @@ func (d *denyCheck) nested(text string, depth int) *denial {
 	// What only bash knows becomes a harmless word: "sudo $x" still
 	// shows sudo.
 	text = strings.ReplaceAll(text, unknown, "_")
-	f, err := parseBash(text)
+	f, err := d.c.parsers.parse(text)
 	if err != nil {
 		f = parseBashRecovering(text)
 	}
-	return d.program(walkProgram(f, text, d.c.home), depth+1)
+	return d.program(walkProgramIn(d.mem, f, text, d.c.home), depth+1)
 }
 
 // watchCommand returns the command words of watch's arguments.
@@ -162,10 +162,14 @@ func (d *denyCheck) pipeline(p *program, stages []*syntax.Stmt, depth int) *deni
 // words after the command name; "" for any other stage.
 func echoedText(p *program, st *syntax.Stmt) string {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || p.byExpr[ce] == nil {
+	if !ok {
 		return ""
 	}
-	core, _ := unwrap(p.byExpr[ce].argv())
+	cl := p.callOf(ce)
+	if cl == nil {
+		return ""
+	}
+	core, _ := unwrap(cl.argv())
 	if len(core) == 0 {
 		return ""
 	}
@@ -202,14 +206,14 @@ func (d *denyCheck) stdinInterpreter(p *program, st *syntax.Stmt) string {
 func (d *denyCheck) search(p *program, n syntax.Node, intoSubst bool, match func(name string, args []word) bool) string {
 	found := ""
 	walkNodes(n, func(n syntax.Node) bool {
-		if found != "" {
+		if found != "" || isFlat(n) {
 			return false
 		}
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return intoSubst
 		case *syntax.CallExpr:
-			cl := p.byExpr[n]
+			cl := p.callOf(n)
 			if cl == nil {
 				return true
 			}

@@ -99,7 +99,7 @@ func (s *optSpec) parse(args []word) (parsedArgs, string) {
 		}
 		for j := 1; j < len(v); j++ {
 			ch := v[j]
-			name := "-" + string(ch)
+			name := shortName(ch)
 			if strings.IndexByte(s.short, ch) >= 0 {
 				p.opts = append(p.opts, option{name: name})
 				continue
@@ -120,4 +120,17 @@ func (s *optSpec) parse(args []word) (parsedArgs, string) {
 		}
 	}
 	return p, ""
+}
+
+// dashedASCII is "-" before each printable ASCII character in turn, so
+// that a short option's name is a piece of it rather than a new string.
+const dashedASCII = "-!-\"-#-$-%-&-'-(-)-*-+-,---.-/-0-1-2-3-4-5-6-7-8-9-:-;-<-=->-?-@-A-B-C-D-E-F-G-H-I-J-K-L-M-N-O-P-Q-R-S-T-U-V-W-X-Y-Z-[-\\-]-^-_-`-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z-{-|-}-~"
+
+// shortName returns "-" followed by the option letter ch.
+func shortName(ch byte) string {
+	if ch > ' ' && ch < 0x7f {
+		i := 2 * int(ch-'!')
+		return dashedASCII[i : i+2]
+	}
+	return "-" + string(ch)
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -9,6 +10,21 @@ import (
 func within(root, p string) bool {
 	return p == root || root == "/" ||
 		len(p) > len(root) && p[len(root)] == '/' && p[:len(root)] == root
+}
+
+// cleanPath is filepath.Clean, without its work for an absolute path that
+// is clean already (no empty, . or .. element, no trailing /), as nearly
+// every path the classifier joins from a clean directory and a plain name
+// is.
+func cleanPath(p string) string {
+	if p == "/" {
+		return p
+	}
+	if p == "" || p[0] != '/' || p[len(p)-1] == '/' || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") ||
+		strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") {
+		return filepath.Clean(p)
+	}
+	return p
 }
 
 // joinPath puts a relative p under dir without cleaning, so that a later
@@ -35,29 +51,37 @@ func expandTilde(w *word, home string) (string, bool) {
 // closeCwds returns the directories a command may run in, as bash spells
 // them in $PWD: the starts, and what each cd target leads to from a directory
 // already found, for as many rounds as there are cd commands (none of them
-// runs twice: a cd in a loop is never safe). next returns the directories a
-// target leads to from dir, or none to not follow it. complete is false
-// when more than limit directories turn up.
-func closeCwds(starts []string, targets []string, next func(dir, target string) []string, limit int) (dirs []string, complete bool) {
-	seen := make(map[string]bool)
+// runs twice: a cd in a loop is never safe). next appends to out the
+// directories a target leads to from dir, or none to not follow it.
+// complete is false when more than limit directories turn up.
+func closeCwds(starts []string, targets []string, next func(dir, target string, out []string) []string, limit int) (dirs []string, complete bool) {
+	dirs = make([]string, 0, min(limit, len(starts)+2*len(targets)))
 	for _, s := range starts {
-		if !seen[s] {
-			seen[s] = true
+		if !slices.Contains(dirs, s) {
 			dirs = append(dirs, s)
 		}
 	}
+	// A target written twice leads nowhere new within a round: the first
+	// time has added all it leads to. It still counts as a round.
+	distinct := make([]string, 0, len(targets))
+	for _, t := range targets {
+		if !slices.Contains(distinct, t) {
+			distinct = append(distinct, t)
+		}
+	}
+	var found []string
 	for range targets {
 		before := len(dirs)
-		for _, t := range targets {
+		for _, t := range distinct {
 			for _, dir := range dirs[:before] {
-				for _, d := range next(dir, t) {
-					if seen[d] {
+				found = next(dir, t, found[:0])
+				for _, d := range found {
+					if slices.Contains(dirs, d) {
 						continue
 					}
 					if len(dirs) >= limit {
 						return dirs, false
 					}
-					seen[d] = true
 					dirs = append(dirs, d)
 				}
 			}

@@ -30,6 +30,9 @@ func TestResolveExisting(t *testing.T) {
 		// The kernel applies .. after following the link, so must we.
 		{"dotdot-after-symlink", "ws/link/../secret", "outside/secret"},
 		{"dotdot-lexical-in-missing", "ws/missing/../sub", "ws/sub"},
+		// Once missing is made, missing/.. is ws again, and link a link.
+		{"dotdot-out-of-missing-follows-symlink", "ws/missing/../link/x", "outside/deep/x"},
+		{"dotdot-within-missing", "ws/missing/a/../b", "ws/missing/b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -125,6 +125,9 @@ func TestSymlinkedPaths(t *testing.T) {
 	}{
 		{`echo 'id' >> rc`, hardDeny(catProtectedWrite)},
 		{`cp f.txt rc`, hardDeny(catProtectedWrite)},
+		// m does not exist yet: once made, m/.. is the workspace again.
+		{`mkdir -p m && echo 'id' >> m/../rc`, hardDeny(catProtectedWrite)},
+		{`mkdir -p m/n && cp f.txt m/n/../../rc`, hardDeny(catProtectedWrite)},
 		{`cat loop1/x`, ask("not-safe/outside-workspace")},
 		{fx.outside + `/bin/rg --files`, safeAllow()},
 		{fx.outside + `/bin/jq .`, ask("not-safe/command-path")},

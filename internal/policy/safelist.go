@@ -19,6 +19,10 @@ func notSafe(id, format string, a ...any) *unsafe {
 	return &unsafe{id: id, detail: fmt.Sprintf(format, a...)}
 }
 
+// notSafeText is notSafe for a detail already in words: the reasons most
+// unsafe commands get are built without fmt.
+func notSafeText(id, detail string) *unsafe { return &unsafe{id: id, detail: detail} }
+
 // cmdDef is one safe-list command. check sees the arguments after the
 // command name, already known to be literal (or printable, for commands
 // that only print their arguments).
@@ -46,18 +50,23 @@ type safeCheck struct {
 	intoGuard     *guard
 	intoGuardWord string
 	globsChecked  int // glob words path has checked, see argv
+	// inside holds the paths path found inside the workspace from every
+	// directory the command may run in.
+	inside  passedSet
+	cdSteps []cdStep
 }
 
-// newSafeCheck prepares the safe-list check of p, started in cwd: the
-// directory as given, which is what bash has in $PWD, and resolved.
-func (c *Classifier) newSafeCheck(p *program, res *resolver, cwd ...string) *safeCheck {
+// newSafeCheck prepares the safe-list check of a program started in cwd
+// (the directory as given, which is what bash has in $PWD, and resolved),
+// whose cd commands go to targets.
+func (c *Classifier) newSafeCheck(res *resolver, targets []string, cwd ...string) *safeCheck {
 	s := &safeCheck{c: c, res: res}
-	s.cwds, s.complete = closeCwds(cwd, cdTargets(p, c.home), func(dir, t string) []string {
+	s.cwds, s.complete = closeCwds(cwd, targets, func(dir, t string, out []string) []string {
 		logical, physical, ok := s.cdLeadsTo(dir, t)
 		if !ok {
-			return nil
+			return out
 		}
-		return []string{logical, physical}
+		return append(out, logical, physical)
 	}, maxCwds)
 	return s
 }
@@ -66,10 +75,27 @@ func (c *Classifier) newSafeCheck(p *program, res *resolver, cwd ...string) *saf
 // $PWD (.. taken lexically) and the physical one (cd -P, or bash's fallback
 // when the logical one fails). ok is false unless both lie in the workspace.
 func (s *safeCheck) cdLeadsTo(dir, t string) (logical, physical string, ok bool) {
-	logical = filepath.Clean(joinPath(dir, t))
+	// The closure of the cwds asks first, then each cd command again.
+	for i := range s.cdSteps {
+		if st := &s.cdSteps[i]; st.dir == dir && st.target == t {
+			return st.logical, st.physical, st.ok
+		}
+	}
+	logical = cleanPath(joinPath(dir, t))
 	rl, okL := s.res.real(logical)
-	physical, okP := s.res.real(joinPath(dir, t))
-	return logical, physical, okL && okP && within(s.c.workspace, rl) && within(s.c.workspace, physical)
+	physical, okP := s.res.realJoin(dir, t)
+	ok = okL && okP && within(s.c.workspace, rl) && within(s.c.workspace, physical)
+	if len(s.cdSteps) < maxPassed {
+		s.cdSteps = append(s.cdSteps, cdStep{dir, t, logical, physical, ok})
+	}
+	return logical, physical, ok
+}
+
+// cdStep is an answer of cdLeadsTo.
+type cdStep struct {
+	dir, target       string
+	logical, physical string
+	ok                bool
 }
 
 // call returns why cl is not safe, or nil.
@@ -83,7 +109,7 @@ func (s *safeCheck) call(cl *call) *unsafe {
 	case kindRedirOnly:
 		return nil
 	case kindDecl:
-		return notSafe("declaration", "%s sets shell variables or their attributes", cl.args[0].value)
+		return notSafeText("declaration", cl.args[0].value+" sets shell variables or their attributes")
 	case kindLet, kindArith:
 		return notSafe("arithmetic", "arithmetic evaluation can run code hidden in variables")
 	case kindTest:
@@ -93,7 +119,7 @@ func (s *safeCheck) call(cl *call) *unsafe {
 		return s.assignsOnly(cl.assigns)
 	}
 	if len(cl.assigns) > 0 {
-		return notSafe("assignment", "it runs with variables set before it (%s)", cl.assigns[0].src)
+		return notSafeText("assignment", "it runs with variables set before it ("+cl.assigns[0].src+")")
 	}
 	if name := cl.args[0].value; name == "cd" && cl.inLoop {
 		return notSafe("cwd", "a cd in a loop can run any number of times")
@@ -110,14 +136,14 @@ func (s *safeCheck) argv(args []word, depth int) *unsafe {
 	}
 	def, ok := s.c.safe[name]
 	if !ok {
-		return notSafe("unknown-command", "%s is not on the safe list", name)
+		return notSafeText("unknown-command", name+" is not on the safe list")
 	}
 	rest := args[1:]
 	globs := 0
 	for i := range rest {
 		w := &rest[i]
 		if w.subst {
-			return notSafe("not-literal", "%s holds a command or process substitution", w.src)
+			return notSafeText("not-literal", w.src+" holds a command or process substitution")
 		}
 		if u := suspiciousWord(w); u != nil {
 			return u
@@ -127,7 +153,7 @@ func (s *safeCheck) argv(args []word, depth int) *unsafe {
 			continue
 		}
 		if !w.literal() && !(def.printable && !w.opaque && !w.glob && !w.bareParam) {
-			return notSafe("not-literal", "%s is not a plain literal word", w.src)
+			return notSafeText("not-literal", w.src+" is not a plain literal word")
 		}
 	}
 	if def.wrapper != nil {
@@ -150,7 +176,7 @@ func (s *safeCheck) argv(args []word, depth int) *unsafe {
 // for the plain name on the daemon's PATH.
 func (s *safeCheck) commandName(w *word) (string, *unsafe) {
 	if !w.literal() || w.tilde {
-		return "", notSafe("not-literal", "the command name %s is not a plain literal word", w.src)
+		return "", notSafeText("not-literal", "the command name "+w.src+" is not a plain literal word")
 	}
 	v := w.value
 	if !isPlainASCII(v) {
@@ -193,9 +219,9 @@ func (s *safeCheck) assignsOnly(as []assign) *unsafe {
 		case a.complex:
 			return notSafe("assignment", "%s assigns to an array or an index", a.src)
 		case !harmlessName(a.name):
-			return notSafe("assignment", "%s sets a variable that can change how commands run", a.src)
+			return notSafeText("assignment", a.src+" sets a variable that can change how commands run")
 		case a.value.opaque || a.value.glob:
-			return notSafe("not-literal", "%s assigns something other than a literal or a $name", a.src)
+			return notSafeText("not-literal", a.src+" assigns something other than a literal or a $name")
 		}
 	}
 	return nil
@@ -215,7 +241,8 @@ func (s *safeCheck) redirect(r redir) *unsafe {
 		return notSafe("redirect", "%s%s opens a descriptor held in a variable", r.fd, r.op)
 	}
 	t := &r.target
-	shown := r.fd + r.op.String() + t.display()
+	// shown is only needed for a reason, which most redirections never get.
+	shown := func() string { return r.fd + r.op.String() + t.display() }
 	switch r.op {
 	case syntax.RdrIn:
 		if t.literal() && t.value == "/dev/null" {
@@ -226,7 +253,7 @@ func (s *safeCheck) redirect(r redir) *unsafe {
 		if t.literal() && isSink(t.value) {
 			return nil
 		}
-		return notSafe("redirect", "%s writes to a file", shown)
+		return notSafeText("redirect", shown()+" writes to a file")
 	case syntax.DplIn, syntax.DplOut:
 		if t.literal() && (t.value == "-" || t.value != "" && strings.Trim(t.value, "0123456789") == "") {
 			return nil
@@ -234,7 +261,7 @@ func (s *safeCheck) redirect(r redir) *unsafe {
 		if r.op == syntax.DplOut && t.literal() && isSink(t.value) {
 			return nil
 		}
-		return notSafe("redirect", "%s writes to a file", shown)
+		return notSafeText("redirect", shown()+" writes to a file")
 	case syntax.Hdoc, syntax.DashHdoc:
 		if r.body != nil {
 			for _, p := range r.body.Parts {
@@ -250,62 +277,7 @@ func (s *safeCheck) redirect(r redir) *unsafe {
 		}
 		return notSafe("not-literal", "the here-string %s is not a plain literal word", t.src)
 	}
-	return notSafe("redirect", "%s opens a file for writing", shown)
+	return notSafeText("redirect", shown()+" opens a file for writing")
 }
 
 func isSink(v string) bool { return v == "/dev/null" || v == "/dev/stdout" || v == "/dev/stderr" }
-
-// path returns why w is not a path inside the workspace from every
-// directory the command may run in, symlinks resolved.
-func (s *safeCheck) path(w *word) *unsafe {
-	if w.glob && !w.params && !w.opaque {
-		s.globsChecked++
-		return s.globPath(w)
-	}
-	if !w.literal() {
-		return notSafe("not-literal", "%s is not a plain literal word", w.src)
-	}
-	p, ok := expandTilde(w, s.c.home)
-	if !ok {
-		return notSafe("outside-workspace", "%s is under a home directory Sidecar does not know", w.value)
-	}
-	if !s.complete {
-		return notSafe("outside-workspace", "the cd commands lead to too many directories to follow")
-	}
-	for _, dir := range s.cwds {
-		if u := s.realPath(joinPath(dir, p), w.value); u != nil {
-			return u
-		}
-	}
-	return nil
-}
-
-// realPath returns why the absolute path p, written as shown, is not inside
-// the workspace once its symlinks are resolved, or leads into (or holds) a
-// guarded path.
-func (s *safeCheck) realPath(p, shown string) *unsafe {
-	r, ok := s.res.real(p)
-	if !ok {
-		return notSafe("outside-workspace", "%s cannot be resolved", shown)
-	}
-	for i := range s.c.guards {
-		g := &s.c.guards[i]
-		if within(g.path, r) {
-			if s.intoGuard == nil {
-				s.intoGuard, s.intoGuardWord = g, shown
-			}
-			return notSafe("guarded-path", "%s leads into %s", shown, g.shown)
-		}
-	}
-	if !within(s.c.workspace, r) {
-		return notSafe("outside-workspace", "%s is outside the workspace %s", shown, s.c.workspace)
-	}
-	// A workspace may hold a guarded path: reading a directory around it
-	// could read the token.
-	for i := range s.c.guards {
-		if within(r, s.c.guards[i].path) {
-			return notSafe("guarded-path", "%s holds %s", shown, s.c.guards[i].shown)
-		}
-	}
-	return nil
-}

@@ -24,7 +24,7 @@ func (s *safeCheck) testArgs(args []word, clause bool) *unsafe {
 	for i := range args {
 		w := &args[i]
 		if !w.literal() {
-			return notSafe("not-literal", "%s is not a plain literal word", w.src)
+			return notSafeText("not-literal", w.src+" is not a plain literal word")
 		}
 		switch v := w.value; v {
 		case "-v", "-R":
@@ -73,7 +73,7 @@ func checkCd(s *safeCheck, _ string, args []word) *unsafe {
 	}
 	for _, dir := range s.cwds {
 		if _, _, ok := s.cdLeadsTo(dir, t); !ok {
-			return notSafe("outside-workspace", "cd %s leaves the workspace %s", t, s.c.workspace)
+			return notSafeText("outside-workspace", "cd "+t+" leaves the workspace "+s.c.workspace)
 		}
 	}
 	return nil
@@ -103,7 +103,7 @@ func sedDef() cmdDef {
 		p, bad := spec.parse(args)
 		switch {
 		case bad != "":
-			return notSafe("option", "sed %s is not an option Sidecar knows to be read-only", bad)
+			return notSafeText("option", "sed "+bad+" is not an option Sidecar knows to be read-only")
 		case !p.has("-n", "--quiet", "--silent"):
 			return notSafe("option", "sed without -n is not on the safe list")
 		case len(p.operands) == 0 || !script.MatchString(p.operands[0].value):
@@ -138,7 +138,7 @@ func grepDef() cmdDef {
 func (s *safeCheck) grep(spec *optSpec, name string, args []word) *unsafe {
 	p, bad := spec.parse(args)
 	if bad != "" {
-		return notSafe("option", "%s %s is not an option Sidecar knows to be read-only", name, bad)
+		return notSafeText("option", name+" "+bad+" is not an option Sidecar knows to be read-only")
 	}
 	if u := s.optionFiles(p); u != nil {
 		return u
@@ -184,7 +184,7 @@ func rgDef() cmdDef {
 func (s *safeCheck) rg(spec *optSpec, args []word) *unsafe {
 	p, bad := spec.parse(args)
 	if bad != "" {
-		return notSafe("option", "rg %s is not an option Sidecar knows to be read-only", bad)
+		return notSafeText("option", "rg "+bad+" is not an option Sidecar knows to be read-only")
 	}
 	if u := s.optionFiles(p); u != nil {
 		return u

@@ -132,7 +132,7 @@ func fileOperands(spec optSpec, dot bool, maxOps int) cmdDef {
 	return cmdDef{globs: true, check: func(s *safeCheck, name string, args []word) *unsafe {
 		p, bad := spec.parse(args)
 		if bad != "" {
-			return notSafe("option", "%s %s is not an option Sidecar knows to be read-only", name, bad)
+			return notSafeText("option", name+" "+bad+" is not an option Sidecar knows to be read-only")
 		}
 		if maxOps > 0 && len(p.operands) > maxOps {
 			return notSafe("operand", "%s takes at most %d file operand(s) here", name, maxOps)
@@ -153,7 +153,7 @@ func dataOperands(spec optSpec, maxOps int) cmdDef {
 	return cmdDef{check: func(s *safeCheck, name string, args []word) *unsafe {
 		p, bad := spec.parse(args)
 		if bad != "" {
-			return notSafe("option", "%s %s is not an option Sidecar knows to be read-only", name, bad)
+			return notSafeText("option", name+" "+bad+" is not an option Sidecar knows to be read-only")
 		}
 		if maxOps > 0 && len(p.operands) > maxOps {
 			return notSafe("operand", "%s takes at most %d operand(s) here", name, maxOps)
@@ -167,7 +167,7 @@ func noOperands(spec optSpec) cmdDef {
 	return cmdDef{check: func(s *safeCheck, name string, args []word) *unsafe {
 		p, bad := spec.parse(args)
 		if bad != "" {
-			return notSafe("option", "%s %s is not an option Sidecar knows to be read-only", name, bad)
+			return notSafeText("option", name+" "+bad+" is not an option Sidecar knows to be read-only")
 		}
 		if len(p.operands) > 0 {
 			return notSafe("operand", "%s takes no operands here", name)

@@ -69,7 +69,7 @@ func checkFind(s *safeCheck, _ string, args []word) *unsafe {
 				return u
 			}
 		default:
-			return notSafe("option", "find %s is not on the safe list", v)
+			return notSafeText("option", "find "+v+" is not on the safe list")
 		}
 	}
 	return nil

@@ -53,7 +53,7 @@ func (s *safeCheck) git(args []word) *unsafe {
 			}
 		default:
 			// -c, -C, -p, --exec-path, --config-env and the rest.
-			return notSafe("option", "git %s is not on the safe list", v)
+			return notSafeText("option", "git "+v+" is not on the safe list")
 		}
 	}
 	if i >= len(args) {
@@ -68,7 +68,7 @@ func (s *safeCheck) git(args []word) *unsafe {
 			return u
 		}
 	default:
-		return notSafe("unknown-command", "git %s is not on the safe list", sub)
+		return notSafeText("unknown-command", "git "+sub+" is not on the safe list")
 	}
 	for _, a := range rest {
 		if sub == "grep" && (a.value == "-f" || strings.HasPrefix(a.value, "--file")) {

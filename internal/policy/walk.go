@@ -6,83 +6,27 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// callKind tells the kinds of simple command apart.
-type callKind int
-
-const (
-	kindCall      callKind = iota // a command with arguments, or assignments alone
-	kindRedirOnly                 // redirections alone: "> file"
-	kindDecl                      // declare, export, local, readonly, typeset, nameref
-	kindLet                       // let
-	kindTest                      // [[ ... ]]
-	kindArith                     // (( ... ))
-)
-
-// call is one simple command found in the program.
-type call struct {
-	kind    callKind
-	args    []word
-	assigns []assign // leading NAME=value words, or a declaration's assignments
-	redirs  []redir  // the statement's own redirections
-	// inherited are the redirections of enclosing groups, subshells and
-	// loops. They are shown with the command; program.compound holds them
-	// for checking.
-	inherited []redir
-	inLoop    bool // inside a while, until or for body or condition
-	// braced is args after brace expansion, which turns one word into
-	// several ({sudo,id} is two), when any word has one; else nil.
-	braced []word
-	expr   *syntax.CallExpr
-}
-
-// argv returns the words the command runs with, braces expanded.
-func (cl *call) argv() []word {
-	if cl.braced != nil {
-		return cl.braced
-	}
-	return cl.args
-}
-
-type assign struct {
-	name    string
-	value   word
-	src     string
-	complex bool // an array, an index, or +=
-}
-
-type redir struct {
-	op     syntax.RedirOperator
-	fd     string // as written before the operator; "" for its default
-	target word
-	body   *syntax.Word // a here-document's body
-}
-
-func (r redir) display() Redirect {
-	return Redirect{Op: r.fd + r.op.String(), Target: r.target.display()}
-}
-
-// program is what the walk found in one parsed command string.
-type program struct {
-	src       string
-	calls     []*call
-	byExpr    map[*syntax.CallExpr]*call
-	pipelines [][]*syntax.Stmt // each pipeline's stages, outermost pipelines only
-	compound  []redir          // redirections of compound statements
-	notes     []unsafe         // constructs that are never safe: functions, coprocesses
-	depth     int              // deepest statement nesting
-}
-
 // walkProgram collects every simple command and redirection of f. It uses
 // syntax.Walk so that no kind of node is missed, and keeps the path of
 // enclosing nodes for context.
 func walkProgram(f *syntax.File, src, home string) *program {
+	return walkProgramIn(newWalkMemory(), f, src, home)
+}
+
+// walkProgramIn is walkProgram with its calls and words from mem.
+func walkProgramIn(mem *walkMemory, f *syntax.File, src, home string) *program {
 	w := &walker{
 		dec:  wordDecoder{src: src, home: home},
-		prog: &program{src: src, byExpr: make(map[*syntax.CallExpr]*call, 8)},
+		prog: &program{src: src},
+		mem:  mem,
+		// Every node of the path down to the current one is on the stack:
+		// an && list of n commands is 2n deep.
+		stack: mem.stack[:0],
 	}
 	if f != nil {
 		walkNodes(f, w.visit)
 	}
+	mem.stack = w.stack[:0] // for the next walk, grown as it was
 	return w.prog
 }
 
@@ -96,38 +40,14 @@ type walker struct {
 	// current one, innermost last; a nil entry is a substitution, whose
 	// output goes to its own pipe and so stops the inheritance.
 	scopes [][]redir
-	// calls and words are handed out in chunks: one allocation for many
+	// mem hands out calls and words in chunks: one allocation for many
 	// small ones (chunks are never grown, so what was handed out stays).
-	calls []call
-	words []word
+	mem *walkMemory
 }
 
-// Chunk sizes start small, for the one-command case, and double.
-const (
-	firstChunk = 4
-	maxChunk   = 64
-)
+func (w *walker) newCall(c call) *call { return w.mem.newCall(c) }
 
-func nextChunk(prev int) int { return min(max(2*prev, firstChunk), maxChunk) }
-
-// newCall returns a pointer to a copy of c.
-func (w *walker) newCall(c call) *call {
-	if len(w.calls) == cap(w.calls) {
-		w.calls = make([]call, 0, nextChunk(cap(w.calls)))
-	}
-	w.calls = append(w.calls, c)
-	return &w.calls[len(w.calls)-1]
-}
-
-// newWords returns n zero words, with no room to grow into the next.
-func (w *walker) newWords(n int) []word {
-	if cap(w.words)-len(w.words) < n {
-		w.words = make([]word, 0, max(n, nextChunk(cap(w.words))))
-	}
-	start := len(w.words)
-	w.words = w.words[:start+n]
-	return w.words[start : start+n : start+n]
-}
+func (w *walker) newWords(n int) []word { return w.mem.words.take(n) }
 
 // frame is one node on the walker's path, with what entering it changed.
 type frame struct {
@@ -155,6 +75,23 @@ func (w *walker) visit(n syntax.Node) bool {
 	}
 	fr := frame{node: n}
 	switch n := n.(type) {
+	case *syntax.Lit, *syntax.SglQuoted:
+		// Nothing below them or below a flat word for the walker: no
+		// frame, and no f(nil) for it.
+		return false
+	case *syntax.Word:
+		if isFlat(n) {
+			return false
+		}
+	case *syntax.CallExpr:
+		// stmt has read its words; only a statement inside one matters.
+		if flatCall(n) {
+			return false
+		}
+	case *syntax.Redirect:
+		if (n.Word == nil || isFlat(n.Word)) && (n.Hdoc == nil || isFlat(n.Hdoc)) {
+			return false
+		}
 	case *syntax.Stmt:
 		// The stages of a pipeline and the parts of an && list are
 		// statements of their own in the tree, but nest nothing: a long
@@ -212,15 +149,17 @@ func (w *walker) stmt(st *syntax.Stmt) []redir {
 		cl = w.newCall(call{kind: kindRedirOnly})
 	case *syntax.CallExpr:
 		cl = w.newCall(call{kind: kindCall, expr: cmd})
-		for _, a := range cmd.Assigns {
-			cl.assigns = append(cl.assigns, w.assign(a))
+		if len(cmd.Assigns) > 0 {
+			cl.assigns = w.mem.assigns.take(len(cmd.Assigns))
+			for i, a := range cmd.Assigns {
+				cl.assigns[i] = w.assign(a)
+			}
 		}
 		cl.args = w.newWords(len(cmd.Args))
 		for i, a := range cmd.Args {
 			cl.args[i] = w.dec.decode(a)
 		}
 		cl.braced = w.braces(cmd.Args)
-		w.prog.byExpr[cmd] = cl
 	case *syntax.DeclClause:
 		cl = w.decl(cmd)
 	case *syntax.LetClause:

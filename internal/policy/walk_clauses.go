@@ -13,13 +13,12 @@ func (w *walker) redirs(rs []*syntax.Redirect) []redir {
 	if len(rs) == 0 {
 		return nil
 	}
-	out := make([]redir, 0, len(rs))
-	for _, r := range rs {
-		d := redir{op: r.Op, target: w.dec.decode(r.Word), body: r.Hdoc}
+	out := w.mem.redirs.take(len(rs))
+	for i, r := range rs {
+		out[i] = redir{op: r.Op, target: w.dec.decode(r.Word), body: r.Hdoc}
 		if r.N != nil {
-			d.fd = r.N.Value
+			out[i].fd = r.N.Value
 		}
-		out = append(out, d)
 	}
 	return out
 }
@@ -54,7 +53,7 @@ func (w *walker) decl(d *syntax.DeclClause) *call {
 		default:
 			as := w.assign(a)
 			cl.assigns = append(cl.assigns, as)
-			shown := word{src: as.src, value: as.name + "=" + as.value.value, pattern: escapePattern(as.src)}
+			shown := word{src: as.src, value: as.name + "=" + as.value.value}
 			shown.opaque = !as.value.literal() || as.complex
 			cl.args = append(cl.args, shown)
 		}
@@ -86,7 +85,7 @@ const maxBraceWords = 256
 // word has a brace expansion. The expansion works on copies: the tree
 // keeps its words as written.
 func (w *walker) braces(args []*syntax.Word) []word {
-	if !slices.ContainsFunc(args, mayHaveBraces) {
+	if !anyHasBraces(args) {
 		return nil
 	}
 	var out []word
@@ -114,14 +113,23 @@ func (w *walker) braces(args []*syntax.Word) []word {
 // opaque is a word that stands for source text the classifier does not read.
 func (w *walker) opaque(n syntax.Node) word {
 	src := sourceOf(w.dec.src, n)
-	return word{src: src, value: unknown, pattern: unknown, opaque: true, subst: strings.Contains(src, "$(") || strings.Contains(src, "`")}
+	return word{src: src, value: unknown, opaque: true, subst: strings.Contains(src, "$(") || strings.Contains(src, "`")}
+}
+
+func anyHasBraces(args []*syntax.Word) bool {
+	for _, a := range args {
+		if mayHaveBraces(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayHaveBraces reports whether w has an unquoted { that brace expansion
 // could use; most words have none and need no copy.
 func mayHaveBraces(w *syntax.Word) bool {
 	for _, p := range w.Parts {
-		if lit, ok := p.(*syntax.Lit); ok && strings.Contains(lit.Value, "{") {
+		if lit, ok := p.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '{') >= 0 {
 			return true
 		}
 	}

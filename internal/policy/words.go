@@ -15,8 +15,8 @@ const unknown = "\x00"
 type word struct {
 	src   string // the source text
 	value string // quotes removed, escapes applied, unknown for what only bash knows
-	// pattern is value as a path.Match pattern, meaningful when glob is set:
-	// quoted and escaped metacharacters are escaped.
+	// pattern is value as a path.Match pattern, with quoted and escaped
+	// metacharacters escaped; it is set only when glob is.
 	pattern string
 
 	glob      bool // unquoted *, ? or [...]: bash matches it against the file system
@@ -45,7 +45,7 @@ func (w *word) display() string {
 
 // litWord makes a literal word out of text the analysis split off another
 // literal word, such as the value of --file=x.
-func litWord(s string) word { return word{src: s, value: s, pattern: escapePattern(s)} }
+func litWord(s string) word { return word{src: s, value: s} }
 
 // wordDecoder reads words of one source text.
 type wordDecoder struct {
@@ -55,138 +55,26 @@ type wordDecoder struct {
 
 // decode reads w without expanding anything.
 func (d wordDecoder) decode(w *syntax.Word) word {
-	out := word{src: sourceOf(d.src, w), node: w}
+	out := word{src: wordSource(d.src, w), node: w}
 	if w == nil {
 		return out
 	}
 	if lit, ok := plainLit(w); ok {
 		// The common case: one unquoted word with nothing to expand.
-		out.value, out.pattern = lit, lit
+		out.value = lit
 		return out
 	}
-	var val, pat strings.Builder
-	var openBrace, openBracket bool
-	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if i == 0 {
-				out.checkTilde(p.Value, len(w.Parts) > 1)
-			}
-			out.unquoted(p.Value, &val, &pat, &openBrace, &openBracket)
-		case *syntax.SglQuoted:
-			s := p.Value
-			if p.Dollar {
-				s = ansiC(s)
-			}
-			val.WriteString(s)
-			pat.WriteString(escapePattern(s))
-		case *syntax.DblQuoted:
-			for _, inner := range p.Parts {
-				switch q := inner.(type) {
-				case *syntax.Lit:
-					s := unescapeDouble(q.Value)
-					val.WriteString(s)
-					pat.WriteString(escapePattern(s))
-				case *syntax.ParamExp:
-					d.param(&out, q, true, &val, &pat)
-				default:
-					out.notLiteral(inner, &val, &pat)
-				}
-			}
-		case *syntax.ParamExp:
-			d.param(&out, p, false, &val, &pat)
-		default:
-			out.notLiteral(part, &val, &pat)
-		}
+	// The value is seldom longer than the source; its pattern may be.
+	val := wordText{hint: len(out.src)}
+	d.read(&out, w, &val, false)
+	out.value = val.String()
+	if out.glob {
+		// Only a glob is ever matched as a pattern: most words need none.
+		pat := wordText{hint: len(out.src) + 8}
+		d.read(&out, w, &pat, true)
+		out.pattern = pat.String()
 	}
-	out.value, out.pattern = val.String(), pat.String()
 	return out
-}
-
-// param adds a parameter expansion to out.
-func (d wordDecoder) param(out *word, p *syntax.ParamExp, quoted bool, val, pat *strings.Builder) {
-	if !isSimpleParam(p) {
-		out.notLiteral(p, val, pat)
-		return
-	}
-	// $HOME is known to the classifier: the daemon sets it for every
-	// command and a session can never change it (session/filter.go). A
-	// safe command cannot set it either, and a home without blanks or
-	// glob characters reads the same unquoted: so $HOME is a literal.
-	if p.Param.Value == "HOME" && d.home != "" {
-		if !quoted && strings.ContainsAny(d.home, " \t\n*?[") {
-			out.params, out.bareParam = true, true
-		}
-		val.WriteString(d.home)
-		pat.WriteString(escapePattern(d.home))
-		return
-	}
-	out.params = true
-	if !quoted {
-		out.bareParam = true
-	}
-	val.WriteString(unknown)
-	pat.WriteString(unknown)
-}
-
-// notLiteral adds a part only bash can know.
-func (w *word) notLiteral(part syntax.Node, val, pat *strings.Builder) {
-	w.opaque = true
-	switch part.(type) {
-	case *syntax.CmdSubst, *syntax.ProcSubst:
-		w.subst = true
-	}
-	val.WriteString(unknown)
-	pat.WriteString(unknown)
-}
-
-// checkTilde looks at the first, unquoted part of a word for tilde expansion.
-func (w *word) checkTilde(s string, more bool) {
-	if strings.HasPrefix(s, "~") {
-		prefix, _, slash := strings.Cut(s, "/")
-		if prefix == "~" && (slash || !more) {
-			w.tilde = true
-		} else {
-			// ~user, ~+, ~-, or a prefix continued in quotes: only bash knows.
-			w.opaque = true
-		}
-	}
-}
-
-// unquoted decodes an unquoted literal part: backslash escapes, and notes of
-// what bash would expand in it.
-func (w *word) unquoted(s string, val, pat *strings.Builder, openBrace, openBracket *bool) {
-	// bash expands ~ after = and : in words that look like assignments.
-	if strings.Contains(s, "=~") || strings.Contains(s, ":~") {
-		w.opaque = true
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if ch == '\\' && i+1 < len(s) {
-			i++
-			val.WriteByte(s[i])
-			pat.WriteString(escapePattern(s[i : i+1]))
-			continue
-		}
-		switch ch {
-		case '*', '?':
-			w.glob = true
-		case '[':
-			*openBracket = true
-		case ']':
-			if *openBracket {
-				w.glob = true
-			}
-		case '{':
-			*openBrace = true
-		case '}':
-			if *openBrace {
-				w.opaque = true // brace expansion
-			}
-		}
-		val.WriteByte(ch)
-		pat.WriteByte(ch)
-	}
 }
 
 // unescapeDouble removes the backslashes that quote a character inside
@@ -218,13 +106,21 @@ func escapePattern(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '*', '?', '[', ']', '\\':
+		if isPatternMeta(s[i]) {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// isPatternMeta reports whether path.Match gives c a meaning.
+func isPatternMeta(c byte) bool {
+	switch c {
+	case '*', '?', '[', ']', '\\':
+		return true
+	}
+	return false
 }
 
 // isSimpleParam reports whether p is $name or ${name}, nothing more.
@@ -251,6 +147,22 @@ func sourceOf(src string, n syntax.Node) string {
 	// A printer error leaves a partial text, which is all a display needs.
 	_ = syntax.NewPrinter().Print(&b, n)
 	return b.String()
+}
+
+// wordSource is sourceOf for a word, quicker for the usual one: a single
+// literal, whose positions are its own.
+func wordSource(src string, w *syntax.Word) string {
+	if w != nil && len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+			p, e := lit.ValuePos, lit.ValueEnd
+			if p.IsValid() && e.IsValid() && !p.IsRecovered() && !e.IsRecovered() {
+				if a, b := p.Offset(), e.Offset(); a <= b && b <= uint(len(src)) {
+					return src[a:b]
+				}
+			}
+		}
+	}
+	return sourceOf(src, w)
 }
 
 // plainLit returns the text of w when it is a single unquoted literal that

@@ -167,12 +167,18 @@ func validName(s string) bool {
 // path element, lower-cased because macOS file systems ignore case. It is
 // "" when the word's value is not fully known.
 func commandName(w *word) string {
-	if !w.known() {
-		return ""
-	}
 	v := w.value
-	if i := strings.LastIndexByte(v, '/'); i >= 0 {
-		v = v[i+1:]
+	for i := 0; i < len(v); i++ {
+		// Most names are plain lower-case words, which are their own name.
+		if c := v[i]; c == '/' || c >= 'A' && c <= 'Z' || c >= 0x80 || c == 0 {
+			if !w.known() {
+				return ""
+			}
+			if i := strings.LastIndexByte(v, '/'); i >= 0 {
+				v = v[i+1:]
+			}
+			return strings.ToLower(v)
+		}
 	}
-	return strings.ToLower(v)
+	return v
 }

@@ -72,10 +72,13 @@ func (c *Classifier) protectsWrite(p string) string {
 	if isGitGuarded(p) {
 		return wgGit
 	}
-	// Look p and each directory above it up, rather than scan the list.
+	// Look p and each directory above it up, rather than scan the list;
+	// only a length some guard has is worth a look.
 	for q := p; ; {
-		if g, ok := c.writeGuards[q]; ok && (q == p || g.dir) {
-			return g.what
+		if len(q) < len(c.guardLens) && c.guardLens[len(q)] {
+			if g, ok := c.writeGuards[q]; ok && (q == p || g.dir) {
+				return g.what
+			}
 		}
 		i := strings.LastIndexByte(q, '/')
 		if i <= 0 {
@@ -103,19 +106,11 @@ func (d *denyCheck) writeTarget(w *word, how string) *denial {
 		return nil
 	}
 	p, ok := d.knownPath(w.value)
-	if !ok {
+	if !ok || d.writable.has(p) {
 		return nil
 	}
-	var cands []string
-	if filepath.IsAbs(p) {
-		cands = append(cands, p)
-	} else {
-		for _, dir := range d.cwds {
-			cands = append(cands, dir+"/"+p)
-		}
-	}
-	for _, cand := range cands {
-		if what := d.c.protectsWrite(filepath.Clean(cand)); what != "" {
+	check := func(cand string) *denial {
+		if what := d.c.protectsWrite(cleanPath(cand)); what != "" {
 			return &denial{category: catProtectedWrite, what: how + " " + w.display() + " (" + what + ")"}
 		}
 		if r, ok := d.res.real(cand); ok {
@@ -123,7 +118,20 @@ func (d *denyCheck) writeTarget(w *word, how string) *denial {
 				return &denial{category: catProtectedWrite, what: how + " " + w.display() + " -> " + r + " (" + what + ")"}
 			}
 		}
+		return nil
 	}
+	if filepath.IsAbs(p) {
+		if x := check(p); x != nil {
+			return x
+		}
+	} else {
+		for _, dir := range d.cwds {
+			if x := check(dir + "/" + p); x != nil {
+				return x
+			}
+		}
+	}
+	d.writable.add(p)
 	return nil
 }
 
