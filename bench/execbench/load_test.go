@@ -40,9 +40,15 @@ func TestRunLoadCallsExactlyN(t *testing.T) {
 func TestRunLoadStopsOnFirstError(t *testing.T) {
 	errBoom := errors.New("boom")
 	var calls atomic.Int64
-	_, err := runLoad(context.Background(), 4, 1000, func(context.Context) error {
-		if calls.Add(1) == 10 {
+	_, err := runLoad(context.Background(), 4, 1000, func(ctx context.Context) error {
+		switch c := calls.Add(1); {
+		case c == 10:
 			return errBoom
+		case c > 10:
+			// A call begun after the failing one is a request in flight:
+			// it ends when the load is cancelled, however the goroutines
+			// are scheduled.
+			<-ctx.Done()
 		}
 		return nil
 	})
