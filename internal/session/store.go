@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
 	"unicode/utf8"
 )
 
@@ -24,12 +28,44 @@ var ErrCorrupt = errors.New("corrupt session file")
 const maxFileSize = 1 << 20
 
 // Store keeps one JSON file per session in a private directory. It is safe
-// for concurrent use without locks: Put replaces a file by an atomic
-// rename, so Get sees the old or the new state, never a mix, and of two
-// concurrent Puts to one session the later rename wins, as it would under
-// any lock.
+// for concurrent use: Put replaces a file by an atomic rename, so Get sees
+// the old or the new state, never a mix, and of two concurrent Puts to one
+// session the later rename wins, as it would under any lock.
+//
+// Get is on the path of every command, so the Store remembers the states
+// of up to maxCached sessions with the identity of the file each was read
+// from; one stat shows whether the file is still that one. A file
+// replaced or changed from outside is read again.
 type Store struct {
 	dir string
+
+	mu     sync.Mutex
+	cached map[string]cachedState
+}
+
+// maxCached bounds the sessions a Store remembers.
+const maxCached = 64
+
+// cachedState is a State and the file it was read from or written to.
+type cachedState struct {
+	st   State
+	file fileID
+}
+
+// fileID tells one version of a file from another: Put's rename makes a
+// new inode, and an edit in place changes the size or the modification
+// time.
+type fileID struct {
+	ino, size int64
+	mtime     time.Time
+}
+
+func idOf(fi fs.FileInfo) (fileID, bool) {
+	sys, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{ino: int64(sys.Ino), size: fi.Size(), mtime: fi.ModTime()}, true
 }
 
 // OpenStore returns a Store in dir, creating it with mode 0700, or
@@ -61,14 +97,30 @@ func (s *Store) Get(name string) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
+	// One stat answers from memory; the file is opened only when it is
+	// not the one remembered.
+	if fi, err := os.Stat(path); err == nil {
+		if id, ok := idOf(fi); ok {
+			if st, ok := s.recall(name, id); ok {
+				return st, nil
+			}
+		}
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		s.forget(name)
 		return State{}, nil
 	}
 	if err != nil {
 		return State{}, fmt.Errorf("session %q: %w", name, err)
 	}
 	defer f.Close() // read-only: a close error loses nothing
+	// The identity of what is read, not of what was stat'ed above.
+	fi, err := f.Stat()
+	if err != nil {
+		return State{}, fmt.Errorf("session %q: stat %s: %w", name, path, err)
+	}
+	id, idOK := idOf(fi)
 	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return State{}, fmt.Errorf("session %q: read %s: %w", name, path, err)
@@ -77,7 +129,45 @@ func (s *Store) Get(name string) (State, error) {
 	if err != nil {
 		return State{}, fmt.Errorf("session %q: %s: %w", name, path, err)
 	}
+	if idOK {
+		s.remember(name, st, id)
+	}
 	return st, nil
+}
+
+// recall returns a copy of the state remembered for name if it was read
+// from, or written to, the file id names.
+func (s *Store) recall(name string, id fileID) (State, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.cached[name]
+	if !ok || c.file != id {
+		return State{}, false
+	}
+	return c.st.clone(), true
+}
+
+// remember keeps a copy of st as read from, or written to, the file id
+// names, forgetting an arbitrary other session when full.
+func (s *Store) remember(name string, st State, id fileID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cached == nil {
+		s.cached = make(map[string]cachedState)
+	}
+	if _, ok := s.cached[name]; !ok && len(s.cached) >= maxCached {
+		for other := range s.cached {
+			delete(s.cached, other)
+			break
+		}
+	}
+	s.cached[name] = cachedState{st: st.clone(), file: id}
+}
+
+func (s *Store) forget(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.cached, name)
 }
 
 // Put stores st as the state of session name, durably: the file is written
@@ -111,11 +201,21 @@ func (s *Store) Put(name string, st State) (err error) {
 	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("session %q: sync: %w", name, err)
 	}
+	// The rename keeps inode, size and modification time: this is the
+	// identity the file will have, whatever another Put does meanwhile.
+	fi, err := tmp.Stat()
+	if err != nil {
+		return fmt.Errorf("session %q: stat: %w", name, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("session %q: close: %w", name, err)
 	}
+	s.forget(name) // until the new file is known to be in place
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("session %q: %w", name, err)
+	}
+	if id, ok := idOf(fi); ok {
+		s.remember(name, st, id)
 	}
 	return syncDir(s.dir)
 }
@@ -182,4 +282,10 @@ func syncDir(dir string) error {
 		return fmt.Errorf("sync session dir: %w", err)
 	}
 	return nil
+}
+
+// clone returns st with its own copy of Exports.
+func (st State) clone() State {
+	st.Exports = maps.Clone(st.Exports)
+	return st
 }

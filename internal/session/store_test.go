@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -188,6 +189,77 @@ func TestStoreConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 	assertFiles(t, dir, []string{"shared-0.json", "shared-1.json"}) // no temp files left
+	// What the store remembers is what is on disk, whichever Put won.
+	fresh, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"shared-0", "shared-1"} {
+		want, err := fresh.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Get(%s) after the race (-on disk +remembered):\n%s", name, diff)
+		}
+	}
+}
+
+// TestStoreSeesOutsideChanges: the states a Store remembers give way to a
+// file changed in place, replaced or removed behind its back, and a caller
+// changing what Get returned changes nothing the Store holds.
+func TestStoreSeesOutsideChanges(t *testing.T) {
+	s, dir := openStore(t)
+	path := filepath.Join(dir, "s.json")
+	if err := s.Put("s", State{Cwd: "/work/a", Exports: map[string]string{"A": "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Exports["A"] = "changed by the caller"
+	if again, err := s.Get("s"); err != nil || again.Exports["A"] != "1" {
+		t.Fatalf("Get after the caller changed its copy = %+v, %v; want A=1", again, err)
+	}
+	steps := []struct {
+		name   string
+		change func() error
+		want   State
+	}{
+		{"edited in place, same size", func() error {
+			if err := os.WriteFile(path, []byte(`{"cwd":"/work/b","exports":{"A":"1"}}`), 0o600); err != nil {
+				return err
+			}
+			// Some file systems keep coarse times: make the change visible.
+			later := time.Now().Add(time.Minute)
+			return os.Chtimes(path, later, later)
+		}, State{Cwd: "/work/b", Exports: map[string]string{"A": "1"}}},
+		{"replaced", func() error {
+			tmp := path + ".new"
+			if err := os.WriteFile(tmp, []byte(`{"cwd":"/work/c"}`), 0o600); err != nil {
+				return err
+			}
+			return os.Rename(tmp, path)
+		}, State{Cwd: "/work/c"}},
+		{"removed", func() error { return os.Remove(path) }, State{}},
+	}
+	for _, step := range steps {
+		if err := step.change(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		got, err := s.Get("s")
+		if err != nil {
+			t.Fatalf("%s: Get: %v", step.name, err)
+		}
+		if diff := cmp.Diff(step.want, got); diff != "" {
+			t.Errorf("%s: Get (-want +got):\n%s", step.name, diff)
+		}
+	}
 }
 
 // assertFiles fails unless dir holds exactly the names in want.

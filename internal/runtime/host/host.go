@@ -28,6 +28,7 @@ type Runtime struct {
 	pool         *pool          // nil without warm shells
 	reapers      sync.WaitGroup // goroutines reaping shells answered early
 	early        atomic.Int64   // shells answered before their exit, for tests and benchmarks
+	exports      exportsMemo    // the last `declare -px` parsed
 	closed       atomic.Bool
 }
 

@@ -127,12 +127,12 @@ func (p *proc) finish(drainTimeout time.Duration) {
 
 // record returns the trap's record if it is complete, marked with nonce and
 // was not cut. Call it only after the record drain has stopped.
-func (p *proc) record(nonce string) (record, bool) {
+func (p *proc) record(nonce string, memo *exportsMemo) (record, bool) {
 	kept, omitted := p.rec.cut()
 	if omitted != 0 {
 		return record{}, false // an overflowing record cannot be trusted
 	}
-	rec, err := parseRecord(kept, nonce)
+	rec, err := parseRecord(kept, nonce, memo)
 	return rec, err == nil
 }
 

@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -21,8 +23,9 @@ const recordLimit = 4 << 20
 
 // record is what the wrapper's EXIT trap reported.
 type record struct {
-	// status is the shell's exit status as the trap saw it. Result.ExitCode
-	// comes from the kernel's wait status; this one only has to parse.
+	// status is the shell's exit status as the trap saw it, which the
+	// shell then exits with: the answer's exit code when the runtime
+	// answers before the exit (answerEarly).
 	status int
 	// cwd is the physical directory the shell ended in, "" when unknown.
 	cwd string
@@ -37,7 +40,10 @@ var errNoRecord = errors.New("no complete record")
 // parseRecord parses the trap's output (layout in wrapperScript). It trusts
 // only a record that starts and ends with nonce. A record whose variables do
 // not parse still yields its cwd, with nil exports.
-func parseRecord(b []byte, nonce string) (record, error) {
+//
+// memo, when not nil, remembers the last `declare -px` text it parsed:
+// consecutive commands nearly always export the same variables.
+func parseRecord(b []byte, nonce string, memo *exportsMemo) (record, error) {
 	parts := bytes.Split(b, []byte{0})
 	if len(parts) != 5 || string(parts[0]) != nonce || string(parts[4]) != nonce {
 		return record{}, errNoRecord
@@ -51,10 +57,41 @@ func parseRecord(b []byte, nonce string) (record, error) {
 	if cwd, ok := strings.CutSuffix(string(parts[2]), "\n"); ok && filepath.IsAbs(cwd) {
 		rec.cwd = cwd
 	}
-	if exports, err := parseExports(string(parts[3])); err == nil {
+	if exports, err := memo.parse(string(parts[3])); err == nil {
 		rec.exports = exports
 	}
 	return rec, nil
+}
+
+// exportsMemo remembers the last parseExports answer. It is safe for
+// concurrent use; a nil memo parses every time.
+type exportsMemo struct {
+	mu   sync.Mutex
+	text string
+	vars map[string]string
+}
+
+// parse is parseExports(text), from memory when text is the text parsed
+// last. The map returned is the caller's own.
+func (m *exportsMemo) parse(text string) (map[string]string, error) {
+	if m == nil {
+		return parseExports(text)
+	}
+	m.mu.Lock()
+	if m.vars != nil && m.text == text {
+		vars := maps.Clone(m.vars)
+		m.mu.Unlock()
+		return vars, nil
+	}
+	m.mu.Unlock()
+	vars, err := parseExports(text)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	m.text, m.vars = text, maps.Clone(vars)
+	m.mu.Unlock()
+	return vars, nil
 }
 
 // parseExports reads the output of bash's `declare -px`: one statement per

@@ -45,7 +45,7 @@ func TestParseRecord(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseRecord(tt.in, n)
+			got, err := parseRecord(tt.in, n, nil)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("parseRecord error = %v, want error %v", err, tt.wantErr)
 			}
@@ -102,7 +102,7 @@ func TestParseExports(t *testing.T) {
 func FuzzParseRecord(f *testing.F) {
 	f.Add(rec(testNonce, "0", "/w\n", "declare -x A=\"1\"\n", testNonce))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, err := parseRecord(b, testNonce)
+		got, err := parseRecord(b, testNonce, nil)
 		if err != nil {
 			return
 		}
@@ -144,4 +144,34 @@ func isIdent(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// TestExportsMemo: the memo answers a repeated text exactly as a fresh
+// parse, hands out maps the caller may change without touching what it
+// remembers, and parses a new text anew.
+func TestExportsMemo(t *testing.T) {
+	var m exportsMemo
+	a := "declare -x A=\"1\"\ndeclare -x B=\"two\"\n"
+	b := "declare -x A=\"1\"\n"
+	for i, tt := range []struct {
+		text string
+		want map[string]string
+	}{
+		{a, map[string]string{"A": "1", "B": "two"}},
+		{a, map[string]string{"A": "1", "B": "two"}},
+		{b, map[string]string{"A": "1"}},
+		{a, map[string]string{"A": "1", "B": "two"}},
+	} {
+		got, err := m.parse(tt.text)
+		if err != nil {
+			t.Fatalf("parse %d: %v", i, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("parse %d (-want +got):\n%s", i, diff)
+		}
+		got["A"] = "changed by the caller"
+	}
+	if _, err := m.parse("declare -x 'unterminated"); err == nil {
+		t.Error("parse of a broken text succeeded")
+	}
 }

@@ -89,7 +89,7 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 			ended = true
 		}
 		if !ended && outDone == nil && recDone == nil {
-			if rec, ok := p.record(nonce); ok {
+			if rec, ok := p.record(nonce, &r.exports); ok {
 				return r.answerEarly(p, rec)
 			}
 			// Both pipes ended without a record: the command closed
@@ -122,7 +122,7 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 	case res.Cancelled:
 		res.ExitCode = runtime.ExitCancelled
 	}
-	if rec, ok := p.record(nonce); ok {
+	if rec, ok := p.record(nonce, &r.exports); ok {
 		res.Cwd, res.Exports = rec.cwd, rec.exports
 	}
 	return res
