@@ -19,26 +19,21 @@ import (
 // seen first is a race, so only the cases that decide it are checked for
 // the path taken.
 func TestAnswerEarly(t *testing.T) {
-	type path int
-	const (
-		either path = iota
-		atExit
-	)
 	tests := []struct {
 		name     string
 		command  string
 		wantExit int
 		wantOut  string
-		path     path
+		atExit   bool // no record: only the shell's exit can answer
 	}{
-		{"true", "true", 0, "", either},
-		{"exit status", "echo out; exit 3", 3, "out\n", either},
-		{"a function named exec is removed first", "exec() { echo hijacked; }; echo ran", 0, "ran\n", either},
+		{"true", "true", 0, "", false},
+		{"exit status", "echo out; exit 3", 3, "out\n", false},
+		{"a function named exec is removed first", "exec() { echo hijacked; }; echo ran", 0, "ran\n", false},
 		// The trap calls the function with the pipes closed around the
 		// call, then exits: the record still answers, at the exit.
-		{"a readonly function named exec runs instead", "exec() { echo hijacked; }; readonly -f exec", 0, "", either},
-		{"exec disabled", "enable -n exec; exit 4", 4, "", either},
-		{"killed shell, no record", "kill -9 $$", 137, "", atExit},
+		{"a readonly function named exec runs instead", "exec() { echo hijacked; }; readonly -f exec", 0, "", false},
+		{"exec disabled", "enable -n exec; exit 4", 4, "", false},
+		{"killed shell, no record", "kill -9 $$", 137, "", true},
 	}
 	for _, tt := range tests {
 		forEachPath(t, func(t *testing.T, r *Runtime) {
@@ -49,7 +44,7 @@ func TestAnswerEarly(t *testing.T) {
 					t.Errorf("Run(%q) = exit %d output %q, want exit %d output %q", tt.command, got.ExitCode, got.Output, tt.wantExit, tt.wantOut)
 				}
 				wasEarly := r.early.Load() != before
-				if tt.path == atExit && wasEarly {
+				if tt.atExit && wasEarly {
 					t.Errorf("Run(%q) was answered before the shell's exit; want it at the exit", tt.command)
 				}
 				if wasEarly && got.Exports == nil {
