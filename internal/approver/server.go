@@ -152,7 +152,17 @@ func (s *Server) Serve() error {
 			}
 			return fmt.Errorf("accept approver: %w", err)
 		}
+		// Counted under mu, where Close marks the server closed before it
+		// waits: a connection accepted as Close runs is either counted
+		// before the wait or closed here, never added during it.
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			c.Close() // nothing was read from it
+			return nil
+		}
 		s.conns.Add(1)
+		s.mu.Unlock()
 		go s.handle(c)
 	}
 }
