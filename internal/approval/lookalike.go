@@ -57,6 +57,10 @@ func passesForASCII(word string) bool {
 		case latinLookalikes[r]:
 			found = true
 		case r < utf8.RuneSelf:
+		case hidden(r), alwaysLookalike(r):
+			// Spelled out as <U+XXXX>, so they read as ASCII in the
+			// result; judging them as letters here would let a second
+			// Escape see a different word than the first.
 		case unicode.IsLetter(r):
 			return false
 		}
