@@ -5,7 +5,7 @@
 // One Run goes through these steps, in order:
 //
 //  1. Build the wrapper script (wrapper.go): an EXIT trap that reports the
-//     final status, directory and exported variables on a private pipe
+//     final status, directory and exported variables in a private file
 //     (fd 3) marked with a fresh random nonce; `cd` to the requested
 //     directory; `eval` the command exactly as it was approved.
 //  2. Get a bash running the wrapper with Env exactly as requested, stdout
@@ -15,7 +15,9 @@
 //     pool.go, warmscript.go); otherwise, or if there is none, start
 //     `bash --noprofile --norc -c <wrapper>` in the requested directory
 //     (proc.go). The timeout counts from here.
-//  3. Wait for the shell (group leader) to exit without reaping it. On
+//  3. Wait for the shell (group leader) to exit without reaping it, or for
+//     the output to end with a complete record in the file: the answer then
+//     comes from the record while the shell exits (run.go). On
 //     timeout or cancellation first send SIGTERM to the group and give it
 //     Options.KillGrace to exit.
 //  4. After a timeout or cancellation, SIGKILL the whole process group
@@ -23,8 +25,8 @@
 //     been reused, then reap the leader. A command that ended on its own
 //     keeps its background jobs (`server &`, as over ssh); their group is
 //     remembered and killed when the runtime closes, with the daemon.
-//  5. Drain the output and record pipes until EOF or Options.DrainTimeout,
-//     so a process that escaped the group (setsid) while holding a pipe
+//  5. Drain the output pipe until EOF or Options.DrainTimeout, so a
+//     process that escaped the group (setsid) while holding the pipe
 //     cannot hang the request.
 //
 // # Warm shells
@@ -32,8 +34,8 @@
 // Starting bash (fork, exec, dynamic loading, init) is most of the cost of
 // running a short command. A warm shell is a bash started before its
 // request with the environment of recent requests, in "/", with fd 0 on
-// /dev/null and pipes for output (1, 2), the record (3), the payload (4)
-// and the request's stdin (5). It runs only the bootstrap, which waits,
+// /dev/null, a pipe for output (1, 2), the record file (3) and pipes for
+// the payload (4) and the request's stdin (5). It runs only the bootstrap, which waits,
 // using no CPU, for the payload pipe to be written and closed, and runs
 // nothing unless the payload arrived whole. The payload closes fds 4 and 5
 // (or moves 5 to 0 for a request with stdin), resets SECONDS, enters the

@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// TestAnswerEarly: a shell whose trap wrote its record and closed its pipes
-// is answered from the record, even while it is still exiting; a command
-// that keeps the trap from closing them is answered at the exit, with the
-// same result. When the pipes close only at the exit, which of the two is
-// seen first is a race, so only the cases that decide it are checked for
-// the path taken.
+// TestAnswerEarly: a shell whose trap wrote its record and closed its
+// output is answered from the record, even while it is still exiting; a
+// command that keeps the trap from closing it is answered at the exit,
+// with the same result. When the output closes only at the exit, which of
+// the two is seen first is a race, so only the cases that decide it are
+// checked for the path taken.
 func TestAnswerEarly(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -53,6 +53,22 @@ func TestAnswerEarly(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestRecordAfterOutputClosed: a command that closes its output itself
+// ends the output before its trap has written anything; the answer then
+// waits for the shell's exit and still carries the record's directory,
+// variables and status.
+func TestRecordAfterOutputClosed(t *testing.T) {
+	forEachPath(t, func(t *testing.T, r *Runtime) {
+		req := request(t, "echo before; exec >&- 2>&-; /bin/sleep 0.2; cd sub; export LATE=1; exit 6")
+		mkdir("sub")(t, req.Cwd)
+		got := run(t, r, context.Background(), req)
+		if got.ExitCode != 6 || string(got.Output) != "before\n" || got.Cwd != filepath.Join(req.Cwd, "sub") || got.Exports["LATE"] != "1" {
+			t.Errorf("Run = exit %d output %q cwd %q LATE %q; want exit 6, \"before\\n\", %s/sub, LATE 1",
+				got.ExitCode, got.Output, got.Cwd, got.Exports["LATE"], req.Cwd)
+		}
+	})
 }
 
 // TestAnswerEarlyShellStillRunning drives wait with a shell that writes a

@@ -21,16 +21,16 @@ type proc struct {
 	cmd     *exec.Cmd
 	started time.Time // when the request got the shell
 
-	outR, recR *os.File // read ends: merged output, EXIT-trap record
-	scriptW    *os.File // write end of a warm shell's payload pipe; nil when cold
-	payload    string   // what feed writes to scriptW
-	stdinW     *os.File // write end of stdin; nil when stdin is /dev/null
+	outR    *os.File // read end of the merged output
+	recF    *os.File // the EXIT trap's record file, the shell's fd 3
+	scriptW *os.File // write end of a warm shell's payload pipe; nil when cold
+	payload string   // what feed writes to scriptW
+	stdinW  *os.File // write end of stdin; nil when stdin is /dev/null
 
-	out, rec capture
-	exited   chan struct{} // closed when the leader exited (not yet reaped)
-	outDone  chan struct{} // closed when the output drain stopped
-	recDone  chan struct{} // closed when the record drain stopped
-	inDone   chan struct{} // closed when feeding the payload and stdin stopped
+	out     capture
+	exited  chan struct{} // closed when the leader exited (not yet reaped)
+	outDone chan struct{} // closed when the output drain stopped
+	inDone  chan struct{} // closed when feeding the payload and stdin stopped
 }
 
 // newProc returns a proc with its captures and channels, for a shell yet
@@ -38,10 +38,8 @@ type proc struct {
 func newProc(maxOutput int) *proc {
 	return &proc{
 		out:     capture{limit: maxOutput},
-		rec:     capture{limit: recordLimit},
 		exited:  make(chan struct{}),
 		outDone: make(chan struct{}),
-		recDone: make(chan struct{}),
 		inDone:  make(chan struct{}),
 	}
 }
@@ -53,14 +51,15 @@ func (r *Runtime) startCold(req runtime.Request, script string) (p *proc, err er
 	defer func() { ps.done(err != nil) }()
 
 	p = newProc(req.MaxOutput)
-	var outW, recW *os.File
+	var outW *os.File
 	if p.outR, outW, err = ps.fromChild("output"); err != nil {
 		return nil, err
 	}
-	if p.recR, recW, err = ps.fromChild("record"); err != nil {
+	if p.recF, err = newRecordFile(); err != nil {
 		return nil, err
 	}
-	p.cmd = shellCmd(r.shell, script, req.Env, req.Cwd, outW, recW) // recW is fd 3 == recordFD
+	ps.parent = append(ps.parent, p.recF)                             // closed with the pipes if the start fails
+	p.cmd = shellCmd(r.shell, script, req.Env, req.Cwd, outW, p.recF) // fd 3 == recordFD
 	if req.Stdin != nil {
 		var inR *os.File
 		if inR, p.stdinW, err = ps.toChild("stdin"); err != nil {
@@ -83,7 +82,6 @@ func (r *Runtime) startCold(req runtime.Request, script string) (p *proc, err er
 func (p *proc) watch(stdin []byte) {
 	go waitExited(p.cmd.Process.Pid, p.exited)
 	go drain(p.outR, &p.out, p.outDone)
-	go drain(p.recR, &p.rec, p.recDone)
 	go p.feed(stdin)
 }
 
@@ -105,8 +103,8 @@ func (p *proc) feed(stdin []byte) {
 	}
 }
 
-// finish stops feeding, drains both pipes until EOF or drainTimeout, and
-// closes the parent's ends. Call it only after the process group was
+// finish stops feeding, drains the output until EOF or drainTimeout, and
+// closes the parent's ends and the record file. Call it only after the process group was
 // killed, so that EOF comes at once unless a process escaped the group.
 func (p *proc) finish(drainTimeout time.Duration) {
 	// Setting a deadline cannot fail for os.Pipe ends, which are always in
@@ -118,21 +116,20 @@ func (p *proc) finish(drainTimeout time.Duration) {
 	}
 	deadline := time.Now().Add(drainTimeout)
 	_ = p.outR.SetReadDeadline(deadline)
-	_ = p.recR.SetReadDeadline(deadline)
 	<-p.inDone
 	<-p.outDone
-	<-p.recDone
-	closeFiles([]*os.File{p.outR, p.recR})
+	closeFiles([]*os.File{p.outR, p.recF})
 }
 
-// record returns the trap's record if it is complete, marked with nonce and
-// was not cut. Call it only after the record drain has stopped.
+// record returns the trap's record if the file holds a complete one marked
+// with nonce. Call it once the output has ended or the shell has exited,
+// and before finish closes the file.
 func (p *proc) record(nonce string, memo *exportsMemo) (record, bool) {
-	kept, omitted := p.rec.cut()
-	if omitted != 0 {
-		return record{}, false // an overflowing record cannot be trusted
+	b, ok := readRecordFile(p.recF)
+	if !ok {
+		return record{}, false
 	}
-	rec, err := parseRecord(kept, nonce, memo)
+	rec, err := parseRecord(b, nonce, memo)
 	return rec, err == nil
 }
 

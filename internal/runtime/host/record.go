@@ -6,20 +6,60 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 
+	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// recordLimit bounds the bytes of one record kept in memory. A larger
-// record (huge exported variables) is drained and ignored: the result then
-// has no Cwd and no Exports, as if the trap had not run.
+// recordLimit bounds the bytes of one record read into memory. A larger
+// record (huge exported variables) is ignored: the result then has no Cwd
+// and no Exports, as if the trap had not run.
 const recordLimit = 4 << 20
+
+// newRecordFile returns an empty anonymous file for the EXIT trap to write
+// its record to, as the shell's fd 3. A file rather than a pipe: bash
+// writes the record in many small writes (one per exported variable), and
+// each write to a pipe wakes its reader; the daemon reads the file once,
+// when the output has ended or the shell has exited. A memfd where the
+// kernel allows one, else an unlinked temporary file.
+func newRecordFile() (*os.File, error) {
+	fd, err := unix.MemfdCreate("sidecar-record", unix.MFD_CLOEXEC)
+	if err == nil {
+		return os.NewFile(uintptr(fd), "sidecar-record"), nil
+	}
+	f, tmpErr := os.CreateTemp("", "sidecar-record-")
+	if tmpErr != nil {
+		return nil, fmt.Errorf("make record file: %w", errors.Join(err, tmpErr))
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("make record file: %w", err)
+	}
+	return f, nil
+}
+
+// readRecordFile returns what has been written to f, or false if that is
+// more than recordLimit or cannot be read.
+func readRecordFile(f *os.File) ([]byte, bool) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() > recordLimit {
+		return nil, false
+	}
+	b := make([]byte, fi.Size())
+	n, err := f.ReadAt(b, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, false
+	}
+	return b[:n], true
+}
 
 // record is what the wrapper's EXIT trap reported.
 type record struct {

@@ -63,22 +63,27 @@ func (r *Runtime) start(req runtime.Request, script string) (*proc, error) {
 
 // wait takes a started proc to its end: the leader's exit (or the kill
 // sequence), the group kill, the reap and the drain. A shell whose trap has
-// written a complete record and closed both pipes is answered at once,
+// written a complete record and closed the output is answered at once,
 // from the record, while it is still exiting (see answerEarly).
 func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonce string) runtime.Result {
 	var res runtime.Result
 	pgid := p.cmd.Process.Pid
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	outDone, recDone := p.outDone, p.recDone
+	outDone := p.outDone
 	for ended := false; !ended; {
 		select {
 		case <-p.exited:
 			ended = true
 		case <-outDone:
+			// The trap closes the output after writing its record, so
+			// a complete record now means the command is over. Without
+			// one the command closed its output itself, and only the
+			// leader's exit ends it.
 			outDone = nil
-		case <-recDone:
-			recDone = nil
+			if rec, ok := p.record(nonce, &r.exports); ok {
+				return r.answerEarly(p, rec)
+			}
 		case <-timer.C:
 			res.TimedOut = true
 			terminate(pgid, p.exited, r.killGrace)
@@ -87,14 +92,6 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 			res.Cancelled = true
 			terminate(pgid, p.exited, r.killGrace)
 			ended = true
-		}
-		if !ended && outDone == nil && recDone == nil {
-			if rec, ok := p.record(nonce, &r.exports); ok {
-				return r.answerEarly(p, rec)
-			}
-			// Both pipes ended without a record: the command closed
-			// them itself. Only the leader's exit ends it now.
-			outDone, recDone = make(chan struct{}), make(chan struct{})
 		}
 	}
 	if res.TimedOut || res.Cancelled {
@@ -111,6 +108,8 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 		// closes.
 		r.groups.keepIfAlive(pgid)
 	}
+	// The shell has exited: its trap, if it ran, has written the record.
+	rec, recorded := p.record(nonce, &r.exports)
 	p.finish(r.drainTimeout)
 
 	res.Output, res.OmittedBytes = p.out.cut()
@@ -122,14 +121,14 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 	case res.Cancelled:
 		res.ExitCode = runtime.ExitCancelled
 	}
-	if rec, ok := p.record(nonce, &r.exports); ok {
+	if recorded {
 		res.Cwd, res.Exports = rec.cwd, rec.exports
 	}
 	return res
 }
 
 // answerEarly answers for a shell that wrote its record and closed its
-// output and record pipes: the command is over and the shell is exiting
+// output: the command is over and the shell is exiting
 // with the status in the record. Its group is remembered as lingering
 // until a goroutine has reaped it (Close kills it with the others and
 // waits for that goroutine); if background jobs keep the group alive, it
@@ -145,7 +144,7 @@ func (r *Runtime) answerEarly(p *proc, rec record) runtime.Result {
 		// Wait's error repeats the status, which the record already gave.
 		r.groups.reap(pgid, func() { _ = p.cmd.Wait() })
 	}()
-	p.finish(r.drainTimeout) // both drains are done: this stops feeding and closes
+	p.finish(r.drainTimeout) // the output drain is done: this stops feeding and closes
 	res := runtime.Result{ExitCode: rec.status, Cwd: rec.cwd, Exports: rec.exports}
 	res.Output, res.OmittedBytes = p.out.cut()
 	res.Duration = time.Since(p.started)

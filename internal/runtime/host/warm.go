@@ -21,7 +21,8 @@ import (
 type warmShell struct {
 	env             []string // exactly the environment it was started with
 	cmd             *exec.Cmd
-	outR, recR      *os.File // read ends: merged output, EXIT-trap record
+	outR            *os.File // read end of the merged output
+	recF            *os.File // the EXIT trap's record file
 	scriptW, stdinW *os.File // write ends: payload, the request's stdin
 }
 
@@ -33,13 +34,14 @@ func startWarm(shell string, env []string) (w *warmShell, err error) {
 	defer func() { ps.done(err != nil) }()
 
 	w = &warmShell{env: env}
-	var outW, recW, scriptR, stdinR *os.File
+	var outW, scriptR, stdinR *os.File
 	if w.outR, outW, err = ps.fromChild("output"); err != nil {
 		return nil, err
 	}
-	if w.recR, recW, err = ps.fromChild("record"); err != nil {
+	if w.recF, err = newRecordFile(); err != nil {
 		return nil, err
 	}
+	ps.parent = append(ps.parent, w.recF) // closed with the pipes if the start fails
 	if scriptR, w.scriptW, err = ps.toChild("payload"); err != nil {
 		return nil, err
 	}
@@ -47,7 +49,7 @@ func startWarm(shell string, env []string) (w *warmShell, err error) {
 		return nil, err
 	}
 	// recordFD, scriptFD, stdinFD
-	w.cmd = shellCmd(shell, bootstrap, env, "/", outW, recW, scriptR, stdinR)
+	w.cmd = shellCmd(shell, bootstrap, env, "/", outW, w.recF, scriptR, stdinR)
 	if err := w.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start warm shell: %w", err)
 	}
@@ -76,7 +78,7 @@ func (w *warmShell) exited() bool {
 func (w *warmShell) discard() {
 	signalGroup(w.cmd.Process.Pid, syscall.SIGKILL)
 	_ = w.cmd.Wait() // the status of a killed idle shell tells nothing
-	closeFiles([]*os.File{w.outR, w.recR, w.scriptW, w.stdinW})
+	closeFiles([]*os.File{w.outR, w.recF, w.scriptW, w.stdinW})
 }
 
 // begin gives the shell its request: from here on it is an ordinary proc,
@@ -89,7 +91,7 @@ func (w *warmShell) begin(req runtime.Request, wrapper string) (*proc, error) {
 		return nil, err
 	}
 	p := newProc(req.MaxOutput)
-	p.cmd, p.outR, p.recR = w.cmd, w.outR, w.recR
+	p.cmd, p.outR, p.recF = w.cmd, w.outR, w.recF
 	p.scriptW, p.payload = w.scriptW, payload
 	if req.Stdin != nil {
 		p.stdinW = w.stdinW

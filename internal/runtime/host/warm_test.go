@@ -111,7 +111,7 @@ func TestWarmShellRunsOnlyCompletePayload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer closeFiles([]*os.File{w.outR, w.recR})
+		defer closeFiles([]*os.File{w.outR, w.recF})
 		_, _ = w.scriptW.Write([]byte(payload[:prefix])) // EPIPE would mean the shell died early
 		closeFiles([]*os.File{w.scriptW, w.stdinW})
 		_ = w.cmd.Wait() // any status: an incomplete payload fails to parse

@@ -11,8 +11,8 @@ import (
 	"github.com/sidecarhq/sidecar/internal/runtime"
 )
 
-// recordFD is the descriptor, in the shell, of the pipe the EXIT trap writes
-// its record to. It is cmd.ExtraFiles[0].
+// recordFD is the descriptor, in the shell, of the file the EXIT trap
+// writes its record to (newRecordFile). It is cmd.ExtraFiles[0].
 const recordFD = 3
 
 // newNonce returns a fresh random marker for one request's record.
@@ -39,21 +39,18 @@ func newNonce() (string, error) {
 // replace them.
 //
 // The command runs under `3>&-`: programs it starts do not inherit the
-// record pipe, so a background job cannot hold it open or write to it, and
-// bash restores fd 3 before the EXIT trap runs, even after `exit` inside the
-// eval. A signal (timeout, cancel) can end the eval with fd 3 still closed:
-// the record is then lost, as it would be anyway, and `2>/dev/null` keeps
-// bash's complaint about fd 3 out of the command's output. Bash keeps its
-// own close-on-exec copy of fd 3 while the redirection is in effect; forked
-// subshells (`( … ) &`) still hold that copy, which is why the record is
-// read with the same drain deadline as the output.
+// record file, so they cannot write to it, and bash restores fd 3 before
+// the EXIT trap runs, even after `exit` inside the eval. A signal (timeout,
+// cancel) can end the eval with fd 3 still closed: the record is then lost,
+// as it would be anyway, and `2>/dev/null` keeps bash's complaint about
+// fd 3 out of the command's output.
 //
 // Having written the record, the trap closes the output and the record
-// before it exits, so the daemon can answer as soon as both pipes end
-// instead of after the shell's exit (about 0.1 ms of tearing a process
-// down). `exec` cannot be `builtin exec`, whose redirections would be
+// before it exits, so the daemon can answer as soon as the output ends,
+// from the record, instead of after the shell's exit (about 0.1 ms of
+// tearing a process down). `exec` cannot be `builtin exec`, whose redirections would be
 // undone; a function the command named exec is removed first. If the command defeats that (a readonly function, `enable
-// -n exec`), the pipes end at the exit instead, as they always did.
+// -n exec`), the output ends at the exit instead.
 func wrapperScript(nonce, cwd, command string) (string, error) {
 	qcwd, err := quote(cwd)
 	if err != nil {
