@@ -30,7 +30,6 @@ def kernel_shapes(temp_dir: str) -> dict[str, str]:
         "ship tools": B64 + _q(k + r"/hermes_tools\.py"),
         "spawn": (f"cd {_q(k)} && nohup env HERMES_KERNEL_DIR=.* python3 kernel_runner" + r"\.py "
                   + f"> {_q(k)}/runner[.]log 2>&1 & echo PID:" + r"\$!"),
-        "alive?": r"kill -0 \d+ 2>/dev/null && echo ALIVE",
         "clear rpc": f"rm -f {rpc}/req_[*] {rpc}/res_[*]",
         "ship cell": B64 + _q(k + "/cells/" + cell_req + "[.]tmp"),
         "submit cell": f"mv {cells}/{cell_req}[.]tmp {cells}/{cell_req}",
@@ -65,8 +64,10 @@ def _res_write(d: str) -> str:
 
 
 # The reads Hermes repeats while a script runs: the request poll, reading a
-# request, and the session kernel's wait for a cell's result.
+# request, the session kernel's wait for a cell's result, and its liveness
+# probe before each cell (signal 0 delivers nothing).
 POLLS = {
+    "kernel alive?": r"kill -0 \d+ 2>/dev/null && echo ALIVE",
     "poll requests": r"ls -1 .+/rpc'?/req_\* 2>/dev/null \|\| true",
     "read request": r"cat .+/rpc/req_\d{6}'?",
     "poll cell result": r"cat .+/cells'?/cell_res_\d{6}\.json 2>/dev/null",

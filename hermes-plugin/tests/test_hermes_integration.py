@@ -305,10 +305,12 @@ def test_execute_code_in_ask_mode_polls_without_a_prompt(ask_daemon, call, sidec
     _assert_script_ran(result)
     temp = ask_daemon.workspace / ".sidecar-tmp"
     assert classify(approver.commands(), kernel_shapes(str(temp))) == Counter({
-        "mkdir": 1, "ship runner": 1, "ship tools": 1, "spawn": 1, "alive?": 1, "clear rpc": 1,
+        "mkdir": 1, "ship runner": 1, "ship tools": 1, "spawn": 1, "clear rpc": 1,
         "ship cell": 1, "submit cell": 1, "write res": 2, "drop req": 2, "drop cell res": 1,
         "stop runner": 1, "remove dir": 1}), approver.commands()
     _assert_polls_ran_unprompted(ask_daemon, approver)
+    probes = classify([r["command"] for r in _decisions(ask_daemon) if r["approval"] == "policy"], POLLS)
+    assert probes["kernel alive?"] == 1, probes
     assert list(temp.iterdir()) == []  # the kernel's dir went with the kernel
 
 

@@ -10,7 +10,7 @@ import (
 
 // hermesShapes are the exact commands Hermes Agent's file tools and
 // execute_code send (tools/file_operations.py, file_operations_search.py,
-// code_execution_rpc.py), with {p} for a file and {d} for a directory in
+// code_execution_rpc.py, code_kernel_remote.py), with {p} for a file and {d} for a directory in
 // the workspace, and the decision each must get in ask mode.
 var hermesShapes = []struct {
 	name, cmd string
@@ -47,6 +47,8 @@ var hermesShapes = []struct {
 	{"exec-poll", `ls -1 '{d}/rpc'/req_* 2>/dev/null || true`, Allow},
 	{"exec-read-request", `cat '{d}/rpc/req_000001'`, Allow},
 	{"python-check", `command -v python3 >/dev/null 2>&1 && echo OK`, Allow},
+	{"kernel-alive", `kill -0 4242 2>/dev/null && echo ALIVE`, Allow},
+	{"kernel-poll-result", `cat '{d}/cells/cell_res_000001.json' 2>/dev/null`, Allow},
 	// Real writes: each is one prompt.
 	{"atomic-write", hermesAtomicWrite, Ask},
 	{"move", `mv '{p}' '{d}/moved.txt'`, Ask},

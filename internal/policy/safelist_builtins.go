@@ -87,6 +87,57 @@ func checkDate(_ *safeCheck, _ string, args []word) *unsafe {
 	return notSafe("operand", "date takes only a +FORMAT here")
 }
 
+// checkKill allows kill only as a probe: signal 0 (-0, -s 0, -n 0) sent to
+// process ids, which delivers nothing and only reports whether each
+// process exists and may be signalled, or -l to list signal names. Hermes
+// probes its remote code kernel with `kill -0 PID` before every cell.
+func checkKill(_ *safeCheck, _ string, args []word) *unsafe {
+	for i := range args {
+		if !args[i].literal() {
+			return notSafeText("not-literal", args[i].src+" is not a plain literal word")
+		}
+	}
+	if len(args) > 0 && (args[0].value == "-l" || args[0].value == "-L") {
+		for _, a := range args[1:] {
+			if !isDigits(a.value) {
+				return notSafe("operand", "kill -l takes only signal numbers here")
+			}
+		}
+		return nil
+	}
+	rest := args
+	switch {
+	case len(rest) > 0 && rest[0].value == "-0":
+		rest = rest[1:]
+	case len(rest) > 1 && (rest[0].value == "-s" || rest[0].value == "-n") && rest[1].value == "0":
+		rest = rest[2:]
+	default:
+		return notSafe("option", "kill is on the safe list only as a probe with signal 0")
+	}
+	if len(rest) > 0 && rest[0].value == "--" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return notSafe("operand", "kill -0 needs process ids")
+	}
+	for _, a := range rest {
+		if !isDigits(a.value) {
+			return notSafe("operand", "kill -0 probes only plain process ids, not %s", a.value)
+		}
+	}
+	return nil
+}
+
+// isDigits reports whether s is a non-empty string of ASCII digits.
+func isDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // checkCommandLookup allows command -v and -V, which only look a name up.
 func checkCommandLookup(_ *safeCheck, _ string, args []word) *unsafe {
 	if len(args) > 1 && (args[0].value == "-v" || args[0].value == "-V") {

@@ -106,6 +106,7 @@ func safeCommands() map[string]cmdDef {
 		"test": {check: checkTest}, "[": {check: checkTest},
 		"cd":   {check: checkCd},
 		"date": {check: checkDate},
+		"kill": {check: checkKill},
 		"set":  {check: checkSet},
 		"find": {check: checkFind},
 		"tar":  {check: checkTar},
