@@ -36,8 +36,9 @@ type limitHit struct {
 
 // analyze parses and walks command, started in the clean absolute cwd,
 // searches it for hard-deny categories and, when it could be analysed in
-// full, checks each simple command against the safe list.
-func (c *Classifier) analyze(command, cwd string, mem *walkMemory) *analysis {
+// full, checks each simple command against the safe list. list asks for
+// the simple commands to be described as well (analysis.commands).
+func (c *Classifier) analyze(command, cwd string, mem *walkMemory, list bool) *analysis {
 	a := &analysis{cwd: cwd, realCwd: cwd, res: newResolver(c.fs)}
 	if r, ok := a.res.real(cwd); ok {
 		a.realCwd = r
@@ -72,14 +73,15 @@ func (c *Classifier) analyze(command, cwd string, mem *walkMemory) *analysis {
 			a.limit = &limitHit{"too-deep", fmt.Sprintf("the command nests groups, subshells, blocks or substitutions more than %d deep", MaxNesting)}
 		}
 	}
-	a.describe(c)
+	a.describe(c, list)
 	return a
 }
 
-// describe fills in the simple commands and, when the program was analysed
-// in full, whether each is safe, and whether allow prefix rules cover the
-// rest.
-func (a *analysis) describe(c *Classifier) {
+// describe checks, when the program was analysed in full, whether each
+// simple command is safe, and whether allow prefix rules cover the rest;
+// with list it also fills in the simple commands, with why each is not
+// safe.
+func (a *analysis) describe(c *Classifier, list bool) {
 	calls := a.prog.calls
 	if len(calls) > MaxSimpleCommands {
 		calls = calls[:MaxSimpleCommands]
@@ -92,19 +94,26 @@ func (a *analysis) describe(c *Classifier) {
 	allowRules := c.rules.prefixes(true)
 	ruledOK := s != nil && len(allowRules) > 0
 	firstRule := len(allowRules)
-	a.commands = describeCalls(calls)
+	if list {
+		a.commands = describeCalls(calls)
+	}
 	for i, cl := range calls {
-		sc := &a.commands[i]
+		var sc *SimpleCommand
+		if list {
+			sc = &a.commands[i]
+		}
 		if s != nil {
 			if u := s.call(cl); u != nil {
-				sc.Why = u.detail
+				if sc != nil {
+					sc.Why = u.detail
+				}
 				a.markUnsafe(u)
 				if i := s.allowedByRule(cl, allowRules); i >= 0 {
 					firstRule = min(firstRule, i)
 				} else {
 					ruledOK = false
 				}
-			} else {
+			} else if sc != nil {
 				sc.Safe = true
 			}
 		}

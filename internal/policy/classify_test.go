@@ -234,3 +234,26 @@ func TestClassifyInvalidMode(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestDecideMatchesClassify: Decide gives Classify's verdict without the
+// list of commands, for every command the tables, Hermes's shapes and the
+// benchmark corpus hold, in every mode.
+func TestDecideMatchesClassify(t *testing.T) {
+	fx := newFixture(t)
+	var cmds []string
+	for _, table := range []struct {
+		path   string
+		fields int
+	}{{"testdata/hostile.txt", 3}, {"testdata/safe.txt", 2}} {
+		for _, e := range readTable(t, table.path, table.fields) {
+			cmds = append(cmds, e.cmd)
+		}
+	}
+	cmds = append(cmds, benchCorpus(fx)...) // includes Hermes's shapes
+	for _, m := range []Mode{ModeAsk, ModeAllow, ModeReadOnly, ModeDeny} {
+		c := fx.classifier(t, fx.config(m))
+		for _, cmd := range cmds {
+			checkDecideMatches(t, string(m), c, c.Classify(cmd, fx.ws), cmd, fx.ws)
+		}
+	}
+}

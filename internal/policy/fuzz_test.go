@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -54,7 +55,9 @@ func FuzzClassify(f *testing.F) {
 	f.Add(hermesReadProbe, uint16(0), uint8(0))
 	f.Fuzz(func(t *testing.T, cmd string, at uint16, which uint8) {
 		for name, c := range classifiers {
-			checkInvariants(t, name, c.Classify(cmd, fx.ws), cmd)
+			v := c.Classify(cmd, fx.ws)
+			checkInvariants(t, name, v, cmd)
+			checkDecideMatches(t, name, c, v, cmd, fx.ws)
 		}
 		if err := sameWalk(cmd); err != nil {
 			t.Errorf("walkNodes and syntax.Walk differ on %q: %v", cmd, err)
@@ -131,4 +134,14 @@ func runsStatement(src, stmt string) bool {
 		return false
 	})
 	return found
+}
+
+// checkDecideMatches fails unless Decide gives v, Classify's verdict for
+// cmd, without its list of commands.
+func checkDecideMatches(t *testing.T, name string, c *Classifier, v Verdict, cmd, cwd string) {
+	t.Helper()
+	v.Commands = nil
+	if got := c.Decide(cmd, cwd); !reflect.DeepEqual(got, v) {
+		t.Errorf("%s: Decide(%q) = %+v, want Classify's %+v", name, cmd, got, v)
+	}
 }

@@ -91,7 +91,7 @@ func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client s
 		return protocol.ExecResponse{}, err
 	}
 
-	verdict := s.cfg.Policy.Classify(req.Command, cwd)
+	verdict := s.cfg.Policy.Decide(req.Command, cwd)
 	ex.rule = verdict.Rule
 	switch verdict.Decision {
 	case policy.Deny:

@@ -25,7 +25,7 @@ import (
 
 // Classifier decides on one command string.
 type Classifier interface {
-	Classify(command, cwd string) policy.Verdict
+	Decide(command, cwd string) policy.Verdict
 }
 
 // Approver asks a person.
