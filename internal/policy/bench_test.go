@@ -2,7 +2,6 @@ package policy
 
 import (
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -111,18 +110,10 @@ func (fx fixture) hermes(cmd string) string {
 // for `policy explain` (explain-p99-µs), for the Hermes shapes and for a
 // corpus of commands up to 1 KiB, beside a baseline measured in the same
 // run: the bare mvdan.cc/sh parse of the same commands, which every
-// classification pays. It runs under the daemon's GC setting unless GOGC
-// is set. Run it on one core:
+// classification pays. Run it on one core:
 //
 //	go test -run '^$' -bench ClassifyLatency -benchtime 20000x -cpu 1 ./internal/policy/
 func BenchmarkClassifyLatency(b *testing.B) {
-	if os.Getenv("GOGC") == "" {
-		// Measure under the daemon's garbage collector setting
-		// (internal/daemon/run.go: GOGC 400 unless GOGC is set), since
-		// the daemon is where classification runs; GOGC=100 in the
-		// environment gives Go's default instead.
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	}
 	fx := newFixture(b)
 	c := fx.classifier(b, fx.config(ModeAsk))
 	var hermes []string
