@@ -120,3 +120,22 @@ func processExists(pid int) bool {
 	_, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid)))
 	return err == nil
 }
+
+// TestOversizedRecordIsIgnored: a record larger than recordLimit (here a
+// 5 MB exported variable) is not read; the command is answered at its exit,
+// with its status and output but no directory or variables, as if the trap
+// had not run.
+func TestOversizedRecordIsIgnored(t *testing.T) {
+	forEachPath(t, func(t *testing.T, r *Runtime) {
+		req := request(t, fmt.Sprintf("export BIG=$(head -c %d /dev/zero | tr '\\0' x); echo done; exit 4", recordLimit+1<<20))
+		before := r.early.Load()
+		got := run(t, r, context.Background(), req)
+		if got.ExitCode != 4 || string(got.Output) != "done\n" || got.Cwd != "" || got.Exports != nil {
+			t.Errorf("Run = exit %d output %q cwd %q, %d exports; want exit 4, \"done\\n\", no cwd, no exports",
+				got.ExitCode, got.Output, got.Cwd, len(got.Exports))
+		}
+		if r.early.Load() != before {
+			t.Errorf("answered early from a record over the limit")
+		}
+	})
+}
