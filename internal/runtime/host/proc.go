@@ -104,8 +104,9 @@ func (p *proc) feed(stdin []byte) {
 }
 
 // finish stops feeding, drains the output until EOF or drainTimeout, and
-// closes the parent's ends and the record file. Call it only after the process group was
-// killed, so that EOF comes at once unless a process escaped the group.
+// closes the parent's ends and the record file. Call it only after the
+// process group was killed, so that EOF comes at once unless a process
+// escaped the group.
 func (p *proc) finish(drainTimeout time.Duration) {
 	// Setting a deadline cannot fail for os.Pipe ends, which are always in
 	// the runtime poller on Linux; on a closed file it is a no-op.

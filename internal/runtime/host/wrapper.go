@@ -48,9 +48,10 @@ func newNonce() (string, error) {
 // Having written the record, the trap closes the output and the record
 // before it exits, so the daemon can answer as soon as the output ends,
 // from the record, instead of after the shell's exit (about 0.1 ms of
-// tearing a process down). `exec` cannot be `builtin exec`, whose redirections would be
-// undone; a function the command named exec is removed first. If the command defeats that (a readonly function, `enable
-// -n exec`), the output ends at the exit instead.
+// tearing a process down). `exec` cannot be `builtin exec`, whose
+// redirections would be undone; a function the command named exec is
+// removed first. If the command defeats that (a readonly function,
+// `enable -n exec`), the output ends at the exit instead.
 func wrapperScript(nonce, cwd, command string) (string, error) {
 	qcwd, err := quote(cwd)
 	if err != nil {
