@@ -39,7 +39,7 @@ type limitHit struct {
 // full, checks each simple command against the safe list. list asks for
 // the simple commands to be described as well (analysis.commands).
 func (c *Classifier) analyze(command, cwd string, mem *walkMemory, list bool) *analysis {
-	a := &analysis{cwd: cwd, realCwd: cwd, res: newResolver(c.fs)}
+	a := &analysis{cwd: cwd, realCwd: cwd, res: mem.resolver(c.fs)}
 	if r, ok := a.res.real(cwd); ok {
 		a.realCwd = r
 		a.cwdInside = within(c.workspace, r)

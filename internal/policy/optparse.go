@@ -59,6 +59,10 @@ func (s *optSpec) parse(args []word) (parsedArgs, string) {
 		v := args[i].value
 		switch {
 		case endOpts || v == "-" || !strings.HasPrefix(v, "-"):
+			if p.operands == nil {
+				// Room for all that is left, in one allocation.
+				p.operands = make([]word, 0, len(args)-i)
+			}
 			p.operands = append(p.operands, args[i])
 			continue
 		case v == "--":

@@ -16,8 +16,9 @@ var errSymlinkLoop = errors.New("too many levels of symbolic links")
 
 // resolver resolves absolute paths for one Classify call. It remembers
 // every prefix it has looked at, so the workspace's own directories are
-// read once per call however many paths a command names, and it is never
-// shared between calls: a symlink made by the previous command is seen.
+// read once per call however many paths a command names. It forgets all
+// of it between calls (a pooled one is reset): a symlink made by the
+// previous command is seen.
 // A nil fs resolves lexically.
 type resolver struct {
 	fs    FileSystem
@@ -36,6 +37,20 @@ const missing = "\x00missing"
 
 func newResolver(fsys FileSystem) *resolver {
 	return &resolver{fs: fsys, known: make(map[string]string)}
+}
+
+// reset forgets everything r has resolved, keeping the room of its maps
+// unless they grew past maxPooledPaths.
+func (r *resolver) reset() {
+	if len(r.known) > maxPooledPaths {
+		r.known = nil
+	}
+	if len(r.gone) > maxPooledPaths {
+		r.gone = nil
+	}
+	clear(r.known)
+	clear(r.gone)
+	r.fs = nil
 }
 
 // real returns p with its symlinks resolved, or only cleaned without a

@@ -44,3 +44,41 @@ func TestCleanPath(t *testing.T) {
 		}
 	}
 }
+
+// TestResolverForgetsBetweenCalls holds that a Classifier's pooled resolver
+// answers each call from the file system as it is then: a path that was a
+// plain file (or nothing) in one call and is a symlink out of the
+// workspace in the next is seen as the symlink, and the other way round.
+func TestResolverForgetsBetweenCalls(t *testing.T) {
+	fx := newFixture(t)
+	c := fx.classifier(t, fx.config(ModeAsk))
+	link := fx.ws + "/later"
+	cmd := "cat later && echo x > later2"
+	if v := c.Decide(cmd, fx.ws); v.Decision != Ask {
+		t.Fatalf("with no file: %s (%s), want ask", v.Decision, v.Rule)
+	}
+	if err := os.Symlink(fx.outside+"/secret.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(fx.home+"/.bashrc", link+"2"); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.Decide(cmd, fx.ws); v.Decision != Deny {
+		t.Fatalf("once later2 links to ~/.bashrc: %s (%s), want deny", v.Decision, v.Rule)
+	}
+	if err := os.Remove(link + "2"); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.Decide("cat later", fx.ws); v.Decision == Allow {
+		t.Fatalf("cat of a link out of the workspace: allow (%s)", v.Rule)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(link, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.Decide("cat later", fx.ws); v.Decision != Allow {
+		t.Fatalf("cat of a plain file after the link is gone: %s (%s), want allow", v.Decision, v.Rule)
+	}
+}

@@ -20,6 +20,9 @@ type walkMemory struct {
 	redirs  chunks[redir]
 	assigns chunks[assign]
 	stack   []frame
+	// res resolves the paths of one command; its maps are emptied, not
+	// dropped, between commands, so they do not grow again each time.
+	res resolver
 }
 
 // Chunk sizes start small, for the one-command case, and double up to the
@@ -33,6 +36,9 @@ const (
 	maxAssignChunk = 256
 	stackChunk     = 32
 	maxPooledStack = 256
+	// maxPooledPaths bounds the resolver entries whose room a pooled
+	// walkMemory keeps; a command that named more gets fresh maps next.
+	maxPooledPaths = 256
 )
 
 func newWalkMemory() *walkMemory {
@@ -59,6 +65,16 @@ func (m *walkMemory) release() {
 		m.stack = make([]frame, 0, stackChunk)
 	}
 	m.stack = m.stack[:0]
+	m.res.reset()
+}
+
+// resolver returns the memory's resolver, empty, reading fsys.
+func (m *walkMemory) resolver(fsys FileSystem) *resolver {
+	m.res.fs = fsys
+	if m.res.known == nil {
+		m.res.known = make(map[string]string)
+	}
+	return &m.res
 }
 
 // chunks hands out slices of T from chunks that are never grown, so what
