@@ -3,9 +3,9 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"os"
-	"runtime/debug"
 	"time"
+
+	"github.com/sidecarhq/sidecar/internal/gcsetting"
 )
 
 // shutdownGrace bounds how long a stopping daemon waits for requests to
@@ -15,12 +15,7 @@ const shutdownGrace = 10 * time.Second
 // Run is `sidecar serve`: start, announce, serve until ctx is done (SIGINT or
 // SIGTERM), then shut down cleanly.
 func Run(ctx context.Context, cfg Config) error {
-	if os.Getenv("GOGC") == "" {
-		// The heap is small (about 20 MiB under load) and garbage comes in
-		// short bursts per request; collecting less often takes GC work off
-		// the path of every command. GOGC still overrides it.
-		debug.SetGCPercent(400)
-	}
+	gcsetting.Apply()
 	d, err := Start(ctx, cfg)
 	if err != nil {
 		return err

@@ -2,10 +2,13 @@ package policy
 
 import (
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sidecarhq/sidecar/internal/gcsetting"
 )
 
 // hermesShapes are the exact commands Hermes Agent's file tools and
@@ -110,7 +113,10 @@ func (fx fixture) hermes(cmd string) string {
 // for `policy explain` (explain-p99-µs), for the Hermes shapes and for a
 // corpus of commands up to 1 KiB, beside a baseline measured in the same
 // run: the bare mvdan.cc/sh parse of the same commands, which every
-// classification pays. Run it on one core:
+// classification pays. All of it runs under the daemon's GC setting
+// (gcsetting.Percent), as the daemon classifies; Decide's p99 under Go's
+// default (default-gc-p99-µs) shows how much of the tail is collection.
+// Run it on one core:
 //
 //	go test -run '^$' -bench ClassifyLatency -benchtime 20000x -cpu 1 ./internal/policy/
 func BenchmarkClassifyLatency(b *testing.B) {
@@ -132,6 +138,8 @@ func BenchmarkClassifyLatency(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			defaultGC := measure(b.N, set.cmds, decide)
+			defer debug.SetGCPercent(debug.SetGCPercent(gcsetting.Percent))
 			base := measure(b.N, set.cmds, parse)
 			got := measure(b.N, set.cmds, decide)
 			listed := measure(b.N, set.cmds, classify)
@@ -139,6 +147,7 @@ func BenchmarkClassifyLatency(b *testing.B) {
 			b.ReportMetric(float64(got.p99.Nanoseconds())/1e3, "p99-µs")
 			b.ReportMetric(got.perSecond, "classify/s")
 			b.ReportMetric(float64(listed.p99.Nanoseconds())/1e3, "explain-p99-µs")
+			b.ReportMetric(float64(defaultGC.p99.Nanoseconds())/1e3, "default-gc-p99-µs")
 			b.ReportMetric(float64(base.p50.Nanoseconds())/1e3, "parse-p50-µs")
 			b.ReportMetric(float64(base.p99.Nanoseconds())/1e3, "parse-p99-µs")
 			b.ReportMetric(base.perSecond, "parse/s")
