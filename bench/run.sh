@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh: what `make bench` runs. Builds sidecar, starts the ssh baseline, runs
-# execbench (exec round trip against the floor and ssh, plus the resource check) and
-# the Go micro-benchmarks under internal/, and prints everything as markdown.
+# execbench (exec round trip against the floor and ssh, plus the resource check), the
+# policy classification benchmark on one core and the Go micro-benchmarks under
+# internal/, and prints everything as markdown.
 #
 #   bench/run.sh [execbench flags...]      e.g. bench/run.sh -n 500 -leak-n 2000
 #
@@ -49,6 +50,16 @@ echo "Reproduce from the repository root: \`$(echo bench/run.sh "$@")\` (what \`
 echo
 step "execbench"
 "$tmp/execbench" -sidecar "$tmp/sidecar" "${ssh_flags[@]}" "$@"
+
+echo
+echo "## Policy classification on one core"
+echo
+echo "\`go test -run '^\$' -bench ClassifyLatency -benchtime 20000x -cpu 1 ./internal/policy/\`"
+echo
+echo '```'
+step "classification latency on one core"
+go test -run '^$' -bench ClassifyLatency -benchtime 20000x -cpu 1 ./internal/policy/
+echo '```'
 
 echo
 echo "## Go micro-benchmarks"
