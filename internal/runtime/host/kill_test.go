@@ -77,9 +77,11 @@ func TestRunBackgroundJobOutlivesRequestUntilClose(t *testing.T) {
 		if got.ExitCode != 0 || got.TimedOut {
 			t.Errorf("Run = exit %d, timed out %v; want 0", got.ExitCode, got.TimedOut)
 		}
-		if pids := procsWithArg(t, arg); len(pids) != 1 {
-			t.Fatalf("background sleepers after the request = %v, want exactly one", pids)
-		}
+		// The answer can come before the forked job has exec'd sleep (it is
+		// read from the trap's record), so wait for it to show.
+		eventually(t, "exactly one background sleeper after the request", func() bool {
+			return len(procsWithArg(t, arg)) == 1
+		})
 		if err := r.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -105,9 +107,10 @@ func TestRunEscapedGrandchildDoesNotHang(t *testing.T) {
 			t.Errorf("Run = %q exit %d timed out %v; want \"started\\n\" exit 0", got.Output, got.ExitCode, got.TimedOut)
 		}
 		// The sleeper must really have escaped, or this test proves nothing.
-		if pids := procsWithArg(t, arg); len(pids) != 1 {
-			t.Errorf("escaped sleepers = %v, want exactly one", pids)
-		}
+		// `touch escaped` comes before `exec sleep`, so it may not show yet.
+		eventually(t, "exactly one escaped sleeper", func() bool {
+			return len(procsWithArg(t, arg)) == 1
+		})
 	})
 }
 
