@@ -296,15 +296,15 @@ func TestApproveSeveralPending(t *testing.T) {
 }
 
 // startDaemonOnPTY runs `sidecar serve` with a pty as its terminal, so it
-// can prompt there, and returns it with its pty.
-func startDaemonOnPTY(t *testing.T) (*daemon, *ptyProc) {
+// can prompt there, and returns it with its pty. flags go to serve.
+func startDaemonOnPTY(t *testing.T, flags ...string) (*daemon, *ptyProc) {
 	t.Helper()
 	root := t.TempDir()
 	ws, state := filepath.Join(root, "ws"), filepath.Join(root, "state")
 	if err := os.Mkdir(ws, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := startOnPTY(t, "serve", "--port", "0", "--workspace", ws, "--state-dir", state)
+	p := startOnPTY(t, append([]string{"serve", "--port", "0", "--workspace", ws, "--state-dir", state}, flags...)...)
 	p.waitFor("listening on http://127.0.0.1:", 0)
 	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(p.transcript())
 	tok, err := os.ReadFile(filepath.Join(state, "token"))

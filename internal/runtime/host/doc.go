@@ -1,6 +1,6 @@
 // Package host is the "host" runtime: it runs an approved command as the
 // current user, in a fresh bash with an environment built from scratch, in
-// its own process group.
+// a session and process group of its own, without a controlling terminal.
 //
 // One Run goes through these steps, in order:
 //
@@ -10,7 +10,7 @@
 //     directory; `eval` the command exactly as it was approved.
 //  2. Get a bash running the wrapper with Env exactly as requested, stdout
 //     and stderr on one pipe, stdin from the request or /dev/null, and a
-//     process group of its own. With Options.WarmShells, take an idle warm
+//     session (so process group) of its own. With Options.WarmShells, take an idle warm
 //     shell started with exactly req.Env and write it its payload (warm.go,
 //     pool.go, warmscript.go); otherwise, or if there is none, start
 //     `bash --noprofile --norc -c <wrapper>` in the requested directory

@@ -23,6 +23,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(ttyHelperEnv); mode != "" {
+		os.Exit(runTTYHelper(mode))
+	}
 	goleak.VerifyTestMain(m)
 }
 

@@ -47,9 +47,13 @@ func (ps *pipes) done(failed bool) {
 
 // shellCmd is how every shell is started: `bash --noprofile --norc -c
 // script` with env exactly (never the daemon's own), stdout and stderr on
-// out, extra as fds 3, 4, …, and a process group of its own from birth so
-// that the whole group can be signalled. Stdin is left to the caller; nil
-// means /dev/null.
+// out, extra as fds 3, 4, …, and a session of its own from birth, as sshd
+// gives one. A new session is also a process group of its own, so that the
+// whole group can be signalled, and it has no controlling terminal: a
+// command cannot open the daemon's terminal as /dev/tty, where the person
+// answers approval prompts, to write a forged prompt or push keystrokes
+// into its input (TIOCSTI works only on the caller's controlling
+// terminal). Stdin is left to the caller; nil means /dev/null.
 func shellCmd(shell, script string, env []string, dir string, out *os.File, extra ...*os.File) *exec.Cmd {
 	if env == nil {
 		env = []string{} // a nil Env would make exec pass the daemon's own
@@ -62,7 +66,7 @@ func shellCmd(shell, script string, env []string, dir string, out *os.File, extr
 		Stdout:      out,
 		Stderr:      out,
 		ExtraFiles:  extra,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
 	}
 }
 
