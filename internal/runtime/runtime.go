@@ -54,7 +54,8 @@ type Result struct {
 	// not report it (for example it was killed, or it removed the EXIT trap).
 	Cwd string
 	// Exports holds every variable exported when the command ended, nil
-	// when unknown. The caller decides which of them persist.
+	// when unknown or when the command could not change them. The caller
+	// decides which of them persist.
 	Exports map[string]string
 	// TimedOut and Cancelled say why the process group was killed.
 	TimedOut  bool

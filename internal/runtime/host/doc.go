@@ -7,7 +7,9 @@
 //  1. Build the wrapper script (wrapper.go): an EXIT trap that reports the
 //     final status, directory and exported variables in a private file
 //     (fd 3) marked with a fresh random nonce; `cd` to the requested
-//     directory; `eval` the command exactly as it was approved.
+//     directory; `eval` the command exactly as it was approved. A command
+//     that provably cannot change the shell's directory or variables
+//     (stateless.go) gets the wrapper without the trap.
 //  2. Get a bash running the wrapper with Env exactly as requested, stdout
 //     and stderr on one pipe, stdin from the request or /dev/null, and a
 //     session (so process group) of its own. With Options.WarmShells, take an idle warm

@@ -33,11 +33,16 @@ func (r *Runtime) Run(ctx context.Context, req runtime.Request) (runtime.Result,
 	if err := ctx.Err(); err != nil {
 		return runtime.Result{}, fmt.Errorf("run %s: not started: %w", req.ID, err)
 	}
-	nonce, err := newNonce()
-	if err != nil {
-		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
+	// A stateless command runs without the EXIT trap and its nonce: it
+	// ends where it started, with the variables it started with.
+	plain := stateless(req.Command)
+	var nonce, script string
+	var err error
+	if plain {
+		script, err = plainWrapperScript(req.Cwd, req.Command)
+	} else if nonce, err = newNonce(); err == nil {
+		script, err = wrapperScript(nonce, req.Cwd, req.Command)
 	}
-	script, err := wrapperScript(nonce, req.Cwd, req.Command)
 	if err != nil {
 		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
 	}
@@ -46,6 +51,9 @@ func (r *Runtime) Run(ctx context.Context, req runtime.Request) (runtime.Result,
 		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
 	}
 	res := r.wait(ctx, p, req.Timeout, nonce)
+	if plain && !res.TimedOut && !res.Cancelled {
+		res.Cwd = req.Cwd
+	}
 	r.pool.wake() // replace the shell taken, now that the CPU is free
 	return res, nil
 }
@@ -64,7 +72,9 @@ func (r *Runtime) start(req runtime.Request, script string) (*proc, error) {
 // wait takes a started proc to its end: the leader's exit (or the kill
 // sequence), the group kill, the reap and the drain. A shell whose trap has
 // written a complete record and closed the output is answered at once,
-// from the record, while it is still exiting (see answerEarly).
+// from the record, while it is still exiting (see answerEarly). An empty
+// nonce means the wrapper has no trap: no record is read, and the answer
+// comes at the exit.
 func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonce string) runtime.Result {
 	var res runtime.Result
 	pgid := p.cmd.Process.Pid
@@ -81,6 +91,9 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 			// one the command closed its output itself, and only the
 			// leader's exit ends it.
 			outDone = nil
+			if nonce == "" {
+				continue
+			}
 			if rec, ok := p.record(nonce, &r.exports); ok {
 				return r.answerEarly(p, rec)
 			}
@@ -109,7 +122,11 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 		r.groups.keepIfAlive(pgid)
 	}
 	// The shell has exited: its trap, if it ran, has written the record.
-	rec, recorded := p.record(nonce, &r.exports)
+	var rec record
+	recorded := false
+	if nonce != "" {
+		rec, recorded = p.record(nonce, &r.exports)
+	}
 	p.finish(r.drainTimeout)
 
 	res.Output, res.OmittedBytes = p.out.cut()

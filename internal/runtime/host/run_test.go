@@ -161,7 +161,12 @@ func TestRun(t *testing.T) {
 		},
 		{
 			name:    "BASH_EXECUTION_STRING is the wrapper",
-			command: `case $BASH_EXECUTION_STRING in "__sidecar_exit() "*"builtin eval '"*) echo wrapper;; esac`,
+			command: `case $BASH_EXECUTION_STRING in "__sidecar_exit() "*"builtin eval '"*) echo wrapper;; esac; cd .`,
+			want:    runtime.Result{Output: []byte("wrapper\n")},
+		},
+		{
+			name:    "BASH_EXECUTION_STRING is the plain wrapper",
+			command: `case $BASH_EXECUTION_STRING in "builtin cd -- "*"builtin eval '"*) echo wrapper;; esac`,
 			want:    runtime.Result{Output: []byte("wrapper\n")},
 		},
 		{
@@ -222,7 +227,12 @@ func testRunCase(t *testing.T, p path, tt runCase) {
 		if diff := cmp.Diff(want, got, opts); diff != "" {
 			t.Errorf("Run(%q) mismatch (-want +got):\n%s", tt.command, diff)
 		}
-		if want.Cwd != "" && got.Exports == nil {
+		// A stateless command reports where it started and no exports
+		// (unchanged); any other reports both when it reports a cwd.
+		switch plain := stateless(tt.command); {
+		case plain && got.Exports != nil:
+			t.Errorf("Run(%q), stateless, reported exports", tt.command)
+		case !plain && want.Cwd != "" && got.Exports == nil:
 			t.Errorf("Run(%q) has a cwd but nil exports", tt.command)
 		}
 	})

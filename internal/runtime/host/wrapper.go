@@ -80,6 +80,22 @@ func wrapperScript(nonce, cwd, command string) (string, error) {
 	return strings.Join(parts, "; ") + "\n", nil
 }
 
+// plainWrapperScript returns the script bash runs for a stateless command
+// (see stateless): `cd` and `eval` as in wrapperScript, without the EXIT
+// trap, since there is nothing for it to report that is not known already.
+// The status is the shell's own; the answer waits for its exit.
+func plainWrapperScript(cwd, command string) (string, error) {
+	qcwd, err := quote(cwd)
+	if err != nil {
+		return "", fmt.Errorf("quote cwd: %w", err)
+	}
+	qcmd, err := quote(command)
+	if err != nil {
+		return "", fmt.Errorf("quote command: %w", err)
+	}
+	return fmt.Sprintf("builtin cd -- %s || builtin exit %d; builtin eval %s %d>&-\n", qcwd, runtime.ExitCwdUnusable, qcmd, recordFD), nil
+}
+
 // quote returns s as one single-quoted bash word that expands to exactly s.
 //
 // It deliberately does not use syntax.Quote: for runes it deems

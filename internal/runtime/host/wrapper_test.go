@@ -19,7 +19,18 @@ func TestWrapperScriptGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("wrapperScript: %v", err)
 	}
-	golden := filepath.Join("testdata", "wrapper.golden")
+	checkGolden(t, "wrapper.golden", got)
+	got, err = plainWrapperScript("/work/it's here", "echo 'hi' && ls")
+	if err != nil {
+		t.Fatalf("plainWrapperScript: %v", err)
+	}
+	checkGolden(t, "plain-wrapper.golden", got)
+}
+
+// checkGolden compares got with testdata/name, or rewrites it with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
