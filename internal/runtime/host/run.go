@@ -34,8 +34,10 @@ func (r *Runtime) Run(ctx context.Context, req runtime.Request) (runtime.Result,
 		return runtime.Result{}, fmt.Errorf("run %s: not started: %w", req.ID, err)
 	}
 	// A stateless command runs without the EXIT trap and its nonce: it
-	// ends where it started, with the variables it started with.
-	plain := stateless(req.Command)
+	// ends where it started, with the variables it started with. Not in
+	// an environment that warmable refuses: BASH_FUNC_* or BASH_ENV could
+	// make `ls` a function that runs `cd`.
+	plain := warmable(req.Env) && stateless(req.Command)
 	var nonce, script string
 	var err error
 	if plain {

@@ -5,6 +5,7 @@ package host
 import (
 	"context"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,5 +188,19 @@ func BenchmarkStateless(b *testing.B) {
 				stateless(command)
 			}
 		})
+	}
+}
+
+// TestStatelessNotWithFunctionsFromEnv: an environment can define
+// functions (BASH_FUNC_*), and a function named like a program can run
+// cd. Such an environment keeps the trap, whatever the command. (The
+// daemon's session filter never lets one through; the runtime does not
+// rely on that.)
+func TestStatelessNotWithFunctionsFromEnv(t *testing.T) {
+	r := newRuntime(t, 0) // no warm shell takes such an environment
+	req := request(t, "ls >/dev/null")
+	req.Env = append(slices.Clone(testEnv), "BASH_FUNC_ls%%=() {  builtin cd /; }")
+	if res := run(t, r, context.Background(), req); res.Cwd != "/" {
+		t.Errorf("Run(%q) with ls a function running cd: cwd %q, want /", req.Command, res.Cwd)
 	}
 }
