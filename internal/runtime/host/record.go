@@ -77,15 +77,17 @@ type record struct {
 // errNoRecord reports that b is not a complete record marked with nonce.
 var errNoRecord = errors.New("no complete record")
 
-// parseRecord parses the trap's output (layout in wrapperScript). It trusts
-// only a record that starts and ends with nonce. A record whose variables do
-// not parse still yields its cwd, with nil exports.
+// parseRecord parses the trap's output (layout in wrapperScript), or the
+// short record of the plain wrapper (plainWrapperScript), which has only
+// the status. It trusts only a record that starts and ends with nonce. A
+// record whose variables do not parse still yields its cwd, with nil
+// exports.
 //
 // memo, when not nil, remembers the last `declare -px` text it parsed:
 // consecutive commands nearly always export the same variables.
 func parseRecord(b []byte, nonce string, memo *exportsMemo) (record, error) {
 	parts := bytes.Split(b, []byte{0})
-	if len(parts) != 5 || string(parts[0]) != nonce || string(parts[4]) != nonce {
+	if n := len(parts); n != 5 && n != 3 || string(parts[0]) != nonce || string(parts[n-1]) != nonce {
 		return record{}, errNoRecord
 	}
 	status, err := strconv.Atoi(string(parts[1]))
@@ -93,6 +95,9 @@ func parseRecord(b []byte, nonce string, memo *exportsMemo) (record, error) {
 		return record{}, fmt.Errorf("%w: bad status %q", errNoRecord, parts[1])
 	}
 	rec := record{status: status}
+	if len(parts) == 3 {
+		return rec, nil
+	}
 	// pwd -P ends its line with one newline; a path may hold others.
 	if cwd, ok := strings.CutSuffix(string(parts[2]), "\n"); ok && filepath.IsAbs(cwd) {
 		rec.cwd = cwd

@@ -42,6 +42,11 @@ func TestParseRecord(t *testing.T) {
 		{"extra field", rec(n, "0", "/w\n", decl, "x", n), record{}, true},
 		{"status not a number", rec(n, "x", "/w\n", decl, n), record{}, true},
 		{"status out of range", rec(n, "256", "/w\n", decl, n), record{}, true},
+		// The plain wrapper's record: the status only, no cwd, no exports.
+		{"short", rec(n, "4", n), record{status: 4}, false},
+		{"short, other nonce", rec(n, "4", "ffeeddccbbaa99887766554433221100"), record{}, true},
+		{"short, truncated", rec(n, "4"), record{}, true},
+		{"four fields", rec(n, "4", "/w\n", n), record{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

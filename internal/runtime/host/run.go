@@ -33,16 +33,19 @@ func (r *Runtime) Run(ctx context.Context, req runtime.Request) (runtime.Result,
 	if err := ctx.Err(); err != nil {
 		return runtime.Result{}, fmt.Errorf("run %s: not started: %w", req.ID, err)
 	}
-	// A stateless command runs without the EXIT trap and its nonce: it
-	// ends where it started, with the variables it started with. Not in
-	// an environment that warmable refuses: BASH_FUNC_* or BASH_ENV could
-	// make `ls` a function that runs `cd`.
+	nonce, err := newNonce()
+	if err != nil {
+		return runtime.Result{}, fmt.Errorf("run %s: %w", req.ID, err)
+	}
+	// A stateless command runs without the EXIT trap: it ends where it
+	// started, with the variables it started with. Not in an environment
+	// that warmable refuses: BASH_FUNC_* or BASH_ENV could make `ls` a
+	// function that runs `cd`.
 	plain := warmable(req.Env) && stateless(req.Command)
-	var nonce, script string
-	var err error
+	var script string
 	if plain {
-		script, err = plainWrapperScript(req.Cwd, req.Command)
-	} else if nonce, err = newNonce(); err == nil {
+		script, err = plainWrapperScript(nonce, req.Cwd, req.Command)
+	} else {
 		script, err = wrapperScript(nonce, req.Cwd, req.Command)
 	}
 	if err != nil {
@@ -74,9 +77,7 @@ func (r *Runtime) start(req runtime.Request, script string) (*proc, error) {
 // wait takes a started proc to its end: the leader's exit (or the kill
 // sequence), the group kill, the reap and the drain. A shell whose trap has
 // written a complete record and closed the output is answered at once,
-// from the record, while it is still exiting (see answerEarly). An empty
-// nonce means the wrapper has no trap: no record is read, and the answer
-// comes at the exit.
+// from the record, while it is still exiting (see answerEarly).
 func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonce string) runtime.Result {
 	var res runtime.Result
 	pgid := p.cmd.Process.Pid
@@ -93,9 +94,6 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 			// one the command closed its output itself, and only the
 			// leader's exit ends it.
 			outDone = nil
-			if nonce == "" {
-				continue
-			}
 			if rec, ok := p.record(nonce, &r.exports); ok {
 				return r.answerEarly(p, rec)
 			}
@@ -124,11 +122,7 @@ func (r *Runtime) wait(ctx context.Context, p *proc, timeout time.Duration, nonc
 		r.groups.keepIfAlive(pgid)
 	}
 	// The shell has exited: its trap, if it ran, has written the record.
-	var rec record
-	recorded := false
-	if nonce != "" {
-		rec, recorded = p.record(nonce, &r.exports)
-	}
+	rec, recorded := p.record(nonce, &r.exports)
 	p.finish(r.drainTimeout)
 
 	res.Output, res.OmittedBytes = p.out.cut()

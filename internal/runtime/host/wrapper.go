@@ -82,9 +82,19 @@ func wrapperScript(nonce, cwd, command string) (string, error) {
 
 // plainWrapperScript returns the script bash runs for a stateless command
 // (see stateless): `cd` and `eval` as in wrapperScript, without the EXIT
-// trap, since there is nothing for it to report that is not known already.
-// The status is the shell's own; the answer waits for its exit.
-func plainWrapperScript(cwd, command string) (string, error) {
+// trap, since the directory and variables after it are known already.
+// What the trap did for the answer's speed stays: after the command the
+// wrapper writes the short record
+//
+//	nonce NUL status NUL nonce
+//
+// to fd 3, closes the output and exits with the command's status, so the
+// daemon answers as soon as the output ends. The command can end the shell
+// only by a signal (exit and exec are builtins, which a stateless command
+// does not name); the answer then comes at the exit, as for any shell that
+// wrote no record. `exec` is a plain word here, as in the trap: a stateless
+// command defines no function, and its environment none (warmable).
+func plainWrapperScript(nonce, cwd, command string) (string, error) {
 	qcwd, err := quote(cwd)
 	if err != nil {
 		return "", fmt.Errorf("quote cwd: %w", err)
@@ -93,7 +103,15 @@ func plainWrapperScript(cwd, command string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("quote command: %w", err)
 	}
-	return fmt.Sprintf("builtin cd -- %s || builtin exit %d; builtin eval %s %d>&-\n", qcwd, runtime.ExitCwdUnusable, qcmd, recordFD), nil
+	parts := []string{
+		fmt.Sprintf("builtin cd -- %s || builtin exit %d", qcwd, runtime.ExitCwdUnusable),
+		fmt.Sprintf("builtin eval %s %d>&-", qcmd, recordFD),
+		"__sidecar_status=$?",
+		fmt.Sprintf(`builtin printf '%%s\0%%s\0%%s' %s "$__sidecar_status" %s >&%d`, nonce, nonce, recordFD),
+		fmt.Sprintf("exec 1>&- 2>&- %d>&-", recordFD),
+		`builtin exit "$__sidecar_status"`,
+	}
+	return strings.Join(parts, "; ") + "\n", nil
 }
 
 // quote returns s as one single-quoted bash word that expands to exactly s.

@@ -20,7 +20,7 @@ func TestWrapperScriptGolden(t *testing.T) {
 		t.Fatalf("wrapperScript: %v", err)
 	}
 	checkGolden(t, "wrapper.golden", got)
-	got, err = plainWrapperScript("/work/it's here", "echo 'hi' && ls")
+	got, err = plainWrapperScript("0123456789abcdef0123456789abcdef", "/work/it's here", "echo 'hi' && ls")
 	if err != nil {
 		t.Fatalf("plainWrapperScript: %v", err)
 	}
