@@ -53,13 +53,9 @@ func newNonce() (string, error) {
 // removed first. If the command defeats that (a readonly function,
 // `enable -n exec`), the output ends at the exit instead.
 func wrapperScript(nonce, cwd, command string) (string, error) {
-	qcwd, err := quote(cwd)
+	qcwd, qcmd, err := quoteCwdAndCommand(cwd, command)
 	if err != nil {
-		return "", fmt.Errorf("quote cwd: %w", err)
-	}
-	qcmd, err := quote(command)
-	if err != nil {
-		return "", fmt.Errorf("quote command: %w", err)
+		return "", err
 	}
 	// One line, so that bash numbers the lines of the command's own error
 	// messages from 1 ("bash: line 2: foo: command not found").
@@ -95,13 +91,9 @@ func wrapperScript(nonce, cwd, command string) (string, error) {
 // wrote no record. `exec` is a plain word here, as in the trap: a stateless
 // command defines no function, and its environment none (warmable).
 func plainWrapperScript(nonce, cwd, command string) (string, error) {
-	qcwd, err := quote(cwd)
+	qcwd, qcmd, err := quoteCwdAndCommand(cwd, command)
 	if err != nil {
-		return "", fmt.Errorf("quote cwd: %w", err)
-	}
-	qcmd, err := quote(command)
-	if err != nil {
-		return "", fmt.Errorf("quote command: %w", err)
+		return "", err
 	}
 	parts := []string{
 		fmt.Sprintf("builtin cd -- %s || builtin exit %d", qcwd, runtime.ExitCwdUnusable),
@@ -112,6 +104,17 @@ func plainWrapperScript(nonce, cwd, command string) (string, error) {
 		`builtin exit "$__sidecar_status"`,
 	}
 	return strings.Join(parts, "; ") + "\n", nil
+}
+
+// quoteCwdAndCommand quotes what both wrappers put in the script.
+func quoteCwdAndCommand(cwd, command string) (qcwd, qcmd string, err error) {
+	if qcwd, err = quote(cwd); err != nil {
+		return "", "", fmt.Errorf("quote cwd: %w", err)
+	}
+	if qcmd, err = quote(command); err != nil {
+		return "", "", fmt.Errorf("quote command: %w", err)
+	}
+	return qcwd, qcmd, nil
 }
 
 // quote returns s as one single-quoted bash word that expands to exactly s.
