@@ -137,7 +137,15 @@ func (s *Server) execute(ctx context.Context, req protocol.ExecRequest, client s
 		MaxOutput: s.cfg.MaxOutput,
 	})
 	if runErr != nil {
-		return s.startFailed(ex, runErr)
+		// Cancelled between the decision record and the start (the
+		// client went away during the fsync, say): the runtime started
+		// nothing, and the answer says why, as for a cancel before
+		// approval.
+		cancelWhy := ""
+		if ctx.Err() != nil {
+			cancelWhy = cancelReason(ctx)
+		}
+		return s.startFailed(ex, runErr, cancelWhy)
 	}
 	next := s.persist(req.Session, st, res, cwd)
 	return s.finish(ex, res, next, cancelReason(ctx))
@@ -180,11 +188,16 @@ func (s *Server) deny(ex *execution, how, rule, reason string, exit int) (protoc
 	}, nil
 }
 
-// startFailed answers a command that was allowed but could not start.
-func (s *Server) startFailed(ex *execution, runErr error) (protocol.ExecResponse, error) {
+// startFailed answers a command that was allowed but did not start: it
+// could not, or, with cancelWhy set, it was cancelled first.
+func (s *Server) startFailed(ex *execution, runErr error, cancelWhy string) (protocol.ExecResponse, error) {
 	exit := 1
 	msg := "Sidecar could not start the command"
-	if errors.Is(runErr, runtime.ErrCwdUnusable) {
+	switch {
+	case cancelWhy != "":
+		exit = runtime.ExitCancelled
+		msg = "Sidecar cancelled this command before it ran: " + cancelWhy
+	case errors.Is(runErr, runtime.ErrCwdUnusable):
 		exit = runtime.ExitCwdUnusable
 		msg = "Sidecar could not enter the working directory " + ex.cwd
 	}

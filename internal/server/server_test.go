@@ -22,6 +22,7 @@ import (
 	"github.com/sidecarhq/sidecar/internal/client"
 	"github.com/sidecarhq/sidecar/internal/policy"
 	"github.com/sidecarhq/sidecar/internal/protocol"
+	"github.com/sidecarhq/sidecar/internal/runtime"
 	"github.com/sidecarhq/sidecar/internal/runtime/host"
 	"github.com/sidecarhq/sidecar/internal/session"
 	"github.com/sidecarhq/sidecar/internal/token"
@@ -198,6 +199,63 @@ func TestAuditFailureRunsNothing(t *testing.T) {
 	var apiErr *client.APIError
 	if errors.As(err, &apiErr) && apiErr.Status != http.StatusServiceUnavailable {
 		t.Errorf("status %d", apiErr.Status)
+	}
+}
+
+// heldAudit is a real audit log that holds the first "allow" decision
+// record in Append until release is closed, having closed reached: the
+// window between the decision and the command's start, where a fsync
+// takes its time.
+type heldAudit struct {
+	AuditLog
+	once             sync.Once
+	reached, release chan struct{}
+}
+
+func (h *heldAudit) Append(r audit.Record) (audit.Record, error) {
+	if r.Event == audit.EventDecision && r.Decision == "allow" {
+		h.once.Do(func() {
+			close(h.reached)
+			<-h.release
+		})
+	}
+	return h.AuditLog.Append(r)
+}
+
+// TestCancelBeforeStart: a request cancelled after its decision was
+// recorded but before the runtime started it runs nothing and is answered
+// and recorded as cancelled (130), not as a command that could not start.
+func TestCancelBeforeStart(t *testing.T) {
+	held := &heldAudit{reached: make(chan struct{}), release: make(chan struct{})}
+	f := newFixture(t, policy.ModeAllow, func(dir string) AuditLog {
+		held.AuditLog = realAudit(t)(dir)
+		return held
+	})
+	type answer struct {
+		resp protocol.ExecResponse
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := f.c.Exec(context.Background(), protocol.ExecRequest{Command: "touch made", RequestID: "cancel-me"})
+		done <- answer{resp, err}
+	}()
+	<-held.reached
+	if _, err := f.c.Cancel(context.Background(), "cancel-me"); err != nil {
+		t.Fatalf("cancel: %v", err)
+	}
+	close(held.release)
+	a := <-done
+	const want = "Sidecar cancelled this command before it ran: cancelled by request\n"
+	if a.err != nil || a.resp.ExitCode != runtime.ExitCancelled || a.resp.Output != want {
+		t.Fatalf("answer %+v, %v; want exit %d, output %q", a.resp, a.err, runtime.ExitCancelled, want)
+	}
+	if _, err := os.Stat(filepath.Join(f.workspace, "made")); err == nil {
+		t.Error("a command cancelled before it started ran")
+	}
+	recs, err := f.c.Audit(context.Background(), 1)
+	if err != nil || len(recs.Records) != 1 || recs.Records[0].ExitCode == nil || *recs.Records[0].ExitCode != runtime.ExitCancelled {
+		t.Fatalf("last audit record %+v, %v; want the result with exit %d", recs, err, runtime.ExitCancelled)
 	}
 }
 
