@@ -23,13 +23,18 @@ import (
 // a shell started with env is idle.
 func primeWarm(t *testing.T, p *pool, env []string) {
 	t.Helper()
+	demand(p, env)
+	eventually(t, "a warm shell is idle", func() bool {
+		return slices.ContainsFunc(idleShells(p), func(w *warmShell) bool { return slices.Equal(w.env, env) })
+	})
+}
+
+// demand records a demand for env, as a request would, and wakes refill.
+func demand(p *pool, env []string) {
 	p.mu.Lock()
 	p.noteLocked(env)
 	p.mu.Unlock()
 	p.wake()
-	eventually(t, "a warm shell is idle", func() bool {
-		return slices.ContainsFunc(idleShells(p), func(w *warmShell) bool { return slices.Equal(w.env, env) })
-	})
 }
 
 // statsOf returns p's counters.

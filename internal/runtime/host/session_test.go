@@ -56,10 +56,7 @@ func runTTYHelper(mode string) int {
 	defer func() { _ = os.RemoveAll(dir) }()
 	req := runtime.Request{ID: "tty-probe", Command: ttyProbe, Cwd: dir, Env: testEnv, Timeout: 30 * time.Second, MaxOutput: 1 << 10}
 	if r.pool != nil {
-		r.pool.mu.Lock()
-		r.pool.noteLocked(req.Env) // as a request would
-		r.pool.mu.Unlock()
-		r.pool.wake()
+		demand(r.pool, req.Env)
 		for deadline := time.Now().Add(10 * time.Second); len(idleShells(r.pool)) == 0; time.Sleep(time.Millisecond) {
 			if time.Now().After(deadline) {
 				fmt.Fprintln(os.Stderr, "no warm shell started")
